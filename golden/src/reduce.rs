@@ -1,0 +1,297 @@
+//! The meaning of every primitive: one fold per [`Fold`], run over the lanes.
+//!
+//! The model folds the lanes in any order it likes: every fold here is
+//! associative and commutative bit for bit (ops.md §2), so a flat scan, a
+//! log-step tree and the hardware's pipelined tree all give the same bits.
+//! Predicated (`_t`) forms replace inactive lanes by the op's identity before
+//! the fold, exactly as the hardware does before its first level.
+
+use crate::ops::{compress_vbool, lane_mask_all, Family, Fold, Form, Op};
+use crate::vector::Vec512;
+use std::ops::{BitAnd, BitOr, BitXor, Not};
+
+/// The result of one primitive on one vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The result, in the low `result_bits` bits (two's complement when signed).
+    pub value: u32,
+    /// For the rb* ops: bit `l` set for every active lane equal to the result.
+    pub mask: Option<u64>,
+}
+
+/// A lane's raw bits, 8, 16 or 32 wide.
+trait Lane:
+    Copy
+    + Ord
+    + Eq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + 'static
+{
+    const ZERO: Self;
+    const ONES: Self;
+    /// The sign bit.
+    const SIGN: Self;
+    /// The bits of +infinity, for the float forms of this width.
+    const INF: Self;
+    /// The type whose native max/min the target vectorises best for this
+    /// width (pmaxub for bytes, pmaxsw for halfwords).
+    type Fast: Copy + Ord;
+    const FAST_MIN: Self::Fast;
+    const FAST_MAX: Self::Fast;
+    /// Map a lane so that the Fast order is the signed (or unsigned) order.
+    fn to_fast(self, signed: bool) -> Self::Fast;
+    fn from_fast(x: Self::Fast, signed: bool) -> Self;
+    fn from_u32(x: u32) -> Self;
+    fn to_u32(self) -> u32;
+    /// Sign-extended to 32 bits.
+    fn sext(self) -> i32;
+    fn load<const L: usize>(v: &Vec512) -> [Self; L];
+}
+
+macro_rules! lane_impl {
+    ($t:ty, $s:ty, $inf:expr, $fast:ty, $fast_signed:expr) => {
+        impl Lane for $t {
+            type Fast = $fast;
+            const FAST_MIN: $fast = <$fast>::MIN;
+            const FAST_MAX: $fast = <$fast>::MAX;
+            #[inline(always)]
+            fn to_fast(self, signed: bool) -> $fast {
+                // Flip the sign bit when the wanted order differs from Fast's.
+                let flip = if signed != $fast_signed { Self::SIGN } else { 0 };
+                (self ^ flip) as $fast
+            }
+            #[inline(always)]
+            fn from_fast(x: $fast, signed: bool) -> Self {
+                let flip = if signed != $fast_signed { Self::SIGN } else { 0 };
+                (x as $t) ^ flip
+            }
+            const ZERO: Self = 0;
+            const ONES: Self = <$t>::MAX;
+            const SIGN: Self = 1 << (<$t>::BITS - 1);
+            const INF: Self = $inf;
+            #[inline(always)]
+            fn from_u32(x: u32) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn to_u32(self) -> u32 {
+                self as u32
+            }
+            #[inline(always)]
+            fn sext(self) -> i32 {
+                self as $s as i32
+            }
+            #[inline(always)]
+            fn load<const L: usize>(v: &Vec512) -> [Self; L] {
+                const N: usize = std::mem::size_of::<$t>();
+                let mut out = [0 as $t; L];
+                for (o, c) in out.iter_mut().zip(v.0.chunks_exact(N)) {
+                    *o = <$t>::from_le_bytes(c.try_into().unwrap_or([0; N]));
+                }
+                out
+            }
+        }
+    };
+}
+
+lane_impl!(u8, i8, 0xff, u8, false);
+lane_impl!(u16, i16, 0x7c00, i16, true);
+lane_impl!(u32, i32, 0x7f80_0000, i32, true);
+
+/// The total-order key of maximumNumber / minimumNumber: numbers map to an
+/// unsigned order (sign-flip, with −0 below +0); a NaN maps to the end that
+/// never wins (0 for max, all ones for min). No number maps there: the
+/// lowest number, −inf, has key `!INF`, above every negative NaN's key.
+#[inline(always)]
+fn num_key<T: Lane>(x: T, max: bool) -> T {
+    let nan = (x & !T::SIGN) > T::INF;
+    let key = if x & T::SIGN != T::ZERO { !x } else { x | T::SIGN };
+    match (nan, max) {
+        (true, true) => T::ZERO,
+        (true, false) => T::ONES,
+        (false, _) => key,
+    }
+}
+
+#[inline(always)]
+fn num_unkey<T: Lane>(key: T) -> T {
+    if key & T::SIGN != T::ZERO {
+        key ^ T::SIGN
+    } else {
+        !key
+    }
+}
+
+#[inline(always)]
+fn fold_max<T: Lane, const L: usize>(x: &[T; L]) -> T {
+    x.iter().fold(T::ZERO, |a, &b| a.max(b))
+}
+
+#[inline(always)]
+fn fold_min<T: Lane, const L: usize>(x: &[T; L]) -> T {
+    x.iter().fold(T::ONES, |a, &b| a.min(b))
+}
+
+/// One value op on one vector, with `active` the lane mask (all lanes for a
+/// base op).
+#[inline(always)]
+fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
+    let mut x: [T; L] = T::load(v);
+    if active != lane_mask_all(L) {
+        let id = T::from_u32(op.identity());
+        for (l, lane) in x.iter_mut().enumerate() {
+            if (active >> l) & 1 == 0 {
+                *lane = id;
+            }
+        }
+    }
+    let result_mask = lane_mask_all(op.result_bits() as usize) as u32;
+    let value = match op.family.fold() {
+        Fold::Sum { signed: true, saturate } => {
+            let s = x.iter().fold(0i32, |a, &b| a.wrapping_add(b.sext()));
+            if saturate {
+                s.clamp(i16::MIN as i32, i16::MAX as i32) as u32 & result_mask
+            } else {
+                s as u32 & result_mask
+            }
+        }
+        Fold::Sum { signed: false, .. } => x.iter().fold(0u32, |a, &b| a.wrapping_add(b.to_u32())) & result_mask,
+        Fold::Extremum { signed, max } => {
+            let keys: [T::Fast; L] = std::array::from_fn(|l| x[l].to_fast(signed));
+            let best = if max {
+                keys.iter().fold(T::FAST_MIN, |a, &b| a.max(b))
+            } else {
+                keys.iter().fold(T::FAST_MAX, |a, &b| a.min(b))
+            };
+            let value = T::from_fast(best, signed);
+            if op.family.has_mask() {
+                let mut mask = 0u64;
+                for (l, &lane) in x.iter().enumerate() {
+                    mask |= ((lane == value) as u64) << l;
+                }
+                return Outcome { value: value.to_u32(), mask: Some(mask & active) };
+            }
+            value.to_u32()
+        }
+        Fold::Num { max } => {
+            let keys: [T; L] = std::array::from_fn(|l| num_key(x[l], max));
+            let best = if max { fold_max(&keys) } else { fold_min(&keys) };
+            let never = if max { T::ZERO } else { T::ONES };
+            if best == never {
+                op.identity()
+            } else {
+                num_unkey(best).to_u32()
+            }
+        }
+        Fold::And => x.iter().fold(T::ONES, |a, &b| a & b).to_u32(),
+        Fold::Or => x.iter().fold(T::ZERO, |a, &b| a | b).to_u32(),
+        Fold::Xor => x.iter().fold(T::ZERO, |a, &b| a ^ b).to_u32(),
+    };
+    Outcome { value, mask: None }
+}
+
+/// The vbool folds: AND / OR of the lane predicates.
+fn vbool_fold(op: Op, vbool: u64) -> Outcome {
+    let preds = compress_vbool(vbool, op.form);
+    let all = lane_mask_all(op.lanes());
+    let value = match op.family {
+        Family::AndB => preds == all,
+        _ => preds != 0,
+    };
+    Outcome { value: value as u32, mask: None }
+}
+
+impl Op {
+    /// Run the primitive. `vbool` is the predicate of a `_t` op and the input
+    /// of a vbool fold; other ops ignore it (and vbool folds ignore `vec`).
+    pub fn eval(self, vec: &Vec512, vbool: u64) -> Outcome {
+        if self.family.is_vbool_fold() {
+            return vbool_fold(self, vbool);
+        }
+        let active = self.active_lanes(vbool);
+        match self.form {
+            Form::B8 => reduce::<u8, 64>(self, vec, active),
+            Form::H16 | Form::F16 => reduce::<u16, 32>(self, vec, active),
+            Form::W32 | Form::F32 => reduce::<u32, 16>(self, vec, active),
+        }
+    }
+}
+
+/// Why a batch could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchLengthError {
+    pub vectors: usize,
+    pub vbools: usize,
+}
+
+impl std::fmt::Display for BatchLengthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "batch has {} vectors but {} vbools; give one vbool per case or none",
+            self.vectors, self.vbools
+        )
+    }
+}
+
+impl std::error::Error for BatchLengthError {}
+
+#[inline(never)]
+fn batch_of<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], vbools: Option<&[u64]>, out: &mut Vec<Outcome>) {
+    match vbools {
+        None => {
+            let active = op.active_lanes(u64::MAX);
+            out.extend(vecs.iter().map(|v| reduce::<T, L>(op, v, active)));
+        }
+        Some(vb) => out.extend(
+            vecs.iter()
+                .zip(vb)
+                .map(|(v, &p)| reduce::<T, L>(op, v, op.active_lanes(p))),
+        ),
+    }
+}
+
+/// Run one primitive over many cases.
+///
+/// `vbools`, when given, holds one vbool per case (the predicate of a `_t`
+/// op); `None` means every lane is active. A vbool fold reads only `vbools`
+/// (its `vecs` may be empty). Results come back in case order.
+pub fn eval_batch(op: Op, vecs: &[Vec512], vbools: Option<&[u64]>) -> Result<Vec<Outcome>, BatchLengthError> {
+    let mut out = Vec::new();
+    eval_batch_into(op, vecs, vbools, &mut out)?;
+    Ok(out)
+}
+
+/// [`eval_batch`] into a caller's buffer (cleared first), so repeated
+/// batches reuse one allocation. On error `out` is left empty.
+pub fn eval_batch_into(
+    op: Op,
+    vecs: &[Vec512],
+    vbools: Option<&[u64]>,
+    out: &mut Vec<Outcome>,
+) -> Result<(), BatchLengthError> {
+    out.clear();
+    if op.family.is_vbool_fold() {
+        let vb = vbools.unwrap_or(&[]);
+        if !vecs.is_empty() && vecs.len() != vb.len() {
+            return Err(BatchLengthError { vectors: vecs.len(), vbools: vb.len() });
+        }
+        out.extend(vb.iter().map(|&p| vbool_fold(op, p)));
+        return Ok(());
+    }
+    if let Some(vb) = vbools {
+        if vb.len() != vecs.len() {
+            return Err(BatchLengthError { vectors: vecs.len(), vbools: vb.len() });
+        }
+    }
+    out.reserve(vecs.len());
+    match op.form {
+        Form::B8 => batch_of::<u8, 64>(op, vecs, vbools, out),
+        Form::H16 | Form::F16 => batch_of::<u16, 32>(op, vecs, vbools, out),
+        Form::W32 | Form::F32 => batch_of::<u32, 16>(op, vecs, vbools, out),
+    }
+    Ok(())
+}
