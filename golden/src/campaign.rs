@@ -127,8 +127,8 @@ impl SplitMix64 {
 pub fn corner_lanes(form: Form) -> Vec<u32> {
     match form {
         Form::F16 => vec![
-            0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfd55, 0x7fff, 0x0001, 0x8001, 0x3c00,
-            0xbc00, 0x7bff, 0xfbff,
+            0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfd55, 0x7fff, 0x0001, 0x8001,
+            0x3c00, 0xbc00, 0x7bff, 0xfbff,
         ],
         Form::F32 => vec![
             0x0000_0000,
@@ -170,7 +170,13 @@ enum Shape {
     Sprinkled,
 }
 
-const SHAPES: [Shape; 5] = [Shape::Random, Shape::AllEqual, Shape::Ties, Shape::Corners, Shape::Sprinkled];
+const SHAPES: [Shape; 5] = [
+    Shape::Random,
+    Shape::AllEqual,
+    Shape::Ties,
+    Shape::Corners,
+    Shape::Sprinkled,
+];
 
 fn lane_value(rng: &mut SplitMix64, form: Form, corners: &[u32]) -> u32 {
     if rng.below(2) == 0 {
@@ -198,7 +204,9 @@ fn random_vector(rng: &mut SplitMix64, form: Form, shape: Shape) -> Vec512 {
             }
         }
         Shape::Ties => {
-            let pool: Vec<u32> = (0..1 + rng.below(3)).map(|_| lane_value(rng, form, &corners)).collect();
+            let pool: Vec<u32> = (0..1 + rng.below(3))
+                .map(|_| lane_value(rng, form, &corners))
+                .collect();
             for l in 0..lanes {
                 let x = pool[rng.below(pool.len() as u64) as usize];
                 v.set_lane(bits, l, x);
@@ -232,7 +240,10 @@ fn random_vbool(rng: &mut SplitMix64, form: Form) -> u64 {
         2 => form.full_vbool(),
         3 => !form.full_vbool(),
         4 => 1u64 << (rng.below(form.lanes() as u64) as u32 * form.vbool_stride()),
-        5 => form.full_vbool() & !(1u64 << (rng.below(form.lanes() as u64) as u32 * form.vbool_stride())),
+        5 => {
+            form.full_vbool()
+                & !(1u64 << (rng.below(form.lanes() as u64) as u32 * form.vbool_stride()))
+        }
         _ => rng.next_u64(),
     }
 }

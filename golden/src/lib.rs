@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod campaign;
+pub mod naive;
 pub mod ops;
 pub mod reduce;
 pub mod vector;

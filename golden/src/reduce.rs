@@ -60,12 +60,20 @@ macro_rules! lane_impl {
             #[inline(always)]
             fn to_fast(self, signed: bool) -> $fast {
                 // Flip the sign bit when the wanted order differs from Fast's.
-                let flip = if signed != $fast_signed { Self::SIGN } else { 0 };
+                let flip = if signed != $fast_signed {
+                    Self::SIGN
+                } else {
+                    0
+                };
                 (self ^ flip) as $fast
             }
             #[inline(always)]
             fn from_fast(x: $fast, signed: bool) -> Self {
-                let flip = if signed != $fast_signed { Self::SIGN } else { 0 };
+                let flip = if signed != $fast_signed {
+                    Self::SIGN
+                } else {
+                    0
+                };
                 (x as $t) ^ flip
             }
             const ZERO: Self = 0;
@@ -108,7 +116,11 @@ lane_impl!(u32, i32, 0x7f80_0000, i32, true);
 #[inline(always)]
 fn num_key<T: Lane>(x: T, max: bool) -> T {
     let nan = (x & !T::SIGN) > T::INF;
-    let key = if x & T::SIGN != T::ZERO { !x } else { x | T::SIGN };
+    let key = if x & T::SIGN != T::ZERO {
+        !x
+    } else {
+        x | T::SIGN
+    };
     match (nan, max) {
         (true, true) => T::ZERO,
         (true, false) => T::ONES,
@@ -150,7 +162,10 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
     }
     let result_mask = lane_mask_all(op.result_bits() as usize) as u32;
     let value = match op.family.fold() {
-        Fold::Sum { signed: true, saturate } => {
+        Fold::Sum {
+            signed: true,
+            saturate,
+        } => {
             let s = x.iter().fold(0i32, |a, &b| a.wrapping_add(b.sext()));
             if saturate {
                 s.clamp(i16::MIN as i32, i16::MAX as i32) as u32 & result_mask
@@ -158,7 +173,9 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
                 s as u32 & result_mask
             }
         }
-        Fold::Sum { signed: false, .. } => x.iter().fold(0u32, |a, &b| a.wrapping_add(b.to_u32())) & result_mask,
+        Fold::Sum { signed: false, .. } => {
+            x.iter().fold(0u32, |a, &b| a.wrapping_add(b.to_u32())) & result_mask
+        }
         Fold::Extremum { signed, max } => {
             let keys: [T::Fast; L] = std::array::from_fn(|l| x[l].to_fast(signed));
             let best = if max {
@@ -172,13 +189,20 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
                 for (l, &lane) in x.iter().enumerate() {
                     mask |= ((lane == value) as u64) << l;
                 }
-                return Outcome { value: value.to_u32(), mask: Some(mask & active) };
+                return Outcome {
+                    value: value.to_u32(),
+                    mask: Some(mask & active),
+                };
             }
             value.to_u32()
         }
         Fold::Num { max } => {
             let keys: [T; L] = std::array::from_fn(|l| num_key(x[l], max));
-            let best = if max { fold_max(&keys) } else { fold_min(&keys) };
+            let best = if max {
+                fold_max(&keys)
+            } else {
+                fold_min(&keys)
+            };
             let never = if max { T::ZERO } else { T::ONES };
             if best == never {
                 op.identity()
@@ -201,7 +225,10 @@ fn vbool_fold(op: Op, vbool: u64) -> Outcome {
         Family::AndB => preds == all,
         _ => preds != 0,
     };
-    Outcome { value: value as u32, mask: None }
+    Outcome {
+        value: value as u32,
+        mask: None,
+    }
 }
 
 impl Op {
@@ -240,7 +267,12 @@ impl std::fmt::Display for BatchLengthError {
 impl std::error::Error for BatchLengthError {}
 
 #[inline(never)]
-fn batch_of<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], vbools: Option<&[u64]>, out: &mut Vec<Outcome>) {
+fn batch_of<T: Lane, const L: usize>(
+    op: Op,
+    vecs: &[Vec512],
+    vbools: Option<&[u64]>,
+    out: &mut Vec<Outcome>,
+) {
     match vbools {
         None => {
             let active = op.active_lanes(u64::MAX);
@@ -259,7 +291,11 @@ fn batch_of<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], vbools: Option<&[u
 /// `vbools`, when given, holds one vbool per case (the predicate of a `_t`
 /// op); `None` means every lane is active. A vbool fold reads only `vbools`
 /// (its `vecs` may be empty). Results come back in case order.
-pub fn eval_batch(op: Op, vecs: &[Vec512], vbools: Option<&[u64]>) -> Result<Vec<Outcome>, BatchLengthError> {
+pub fn eval_batch(
+    op: Op,
+    vecs: &[Vec512],
+    vbools: Option<&[u64]>,
+) -> Result<Vec<Outcome>, BatchLengthError> {
     let mut out = Vec::new();
     eval_batch_into(op, vecs, vbools, &mut out)?;
     Ok(out)
@@ -277,14 +313,20 @@ pub fn eval_batch_into(
     if op.family.is_vbool_fold() {
         let vb = vbools.unwrap_or(&[]);
         if !vecs.is_empty() && vecs.len() != vb.len() {
-            return Err(BatchLengthError { vectors: vecs.len(), vbools: vb.len() });
+            return Err(BatchLengthError {
+                vectors: vecs.len(),
+                vbools: vb.len(),
+            });
         }
         out.extend(vb.iter().map(|&p| vbool_fold(op, p)));
         return Ok(());
     }
     if let Some(vb) = vbools {
         if vb.len() != vecs.len() {
-            return Err(BatchLengthError { vectors: vecs.len(), vbools: vb.len() });
+            return Err(BatchLengthError {
+                vectors: vecs.len(),
+                vbools: vb.len(),
+            });
         }
     }
     out.reserve(vecs.len());

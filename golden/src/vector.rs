@@ -41,7 +41,11 @@ fn hex_digits(text: &str, expected: usize) -> Result<&[u8], HexError> {
     if found != expected {
         return Err(HexError::Length { expected, found });
     }
-    if let Some((position, found)) = body.chars().enumerate().find(|(_, c)| !c.is_ascii_hexdigit()) {
+    if let Some((position, found)) = body
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_hexdigit())
+    {
         return Err(HexError::Digit { position, found });
     }
     Ok(body.as_bytes())
@@ -59,7 +63,9 @@ fn digit_value(d: u8) -> u8 {
 pub fn parse_hex_u64(text: &str, digits: usize) -> Result<u64, HexError> {
     debug_assert!(digits <= 16);
     let body = hex_digits(text, digits)?;
-    Ok(body.iter().fold(0u64, |acc, &d| (acc << 4) | digit_value(d) as u64))
+    Ok(body
+        .iter()
+        .fold(0u64, |acc, &d| (acc << 4) | digit_value(d) as u64))
 }
 
 impl Vec512 {
@@ -162,12 +168,18 @@ mod tests {
     fn hex_errors_name_the_problem() {
         assert_eq!(
             Vec512::from_hex("abc"),
-            Err(HexError::Length { expected: 128, found: 3 })
+            Err(HexError::Length {
+                expected: 128,
+                found: 3
+            })
         );
         let bad = format!("{}g", "0".repeat(127));
         assert_eq!(
             Vec512::from_hex(&bad),
-            Err(HexError::Digit { position: 127, found: 'g' })
+            Err(HexError::Digit {
+                position: 127,
+                found: 'g'
+            })
         );
         // Multi-byte characters never panic the slicer.
         assert!(Vec512::from_hex(&"é".repeat(128)).is_err());

@@ -1,0 +1,7 @@
+//! crosslane-sim: everything that runs the unit — the engines (golden model,
+//! rust-hdl simulation, Verilator, Icarus), the `eval` protocol, `verify`,
+//! and the generators of `generated/`. The `crosslane` binary is its front.
+
+pub mod engine;
+pub mod protocol;
+pub mod verify;

@@ -1,0 +1,117 @@
+//! The built `crosslane` binary on JSON Lines files with good and bad lines.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn shared() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/examples")
+}
+
+fn run(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn crosslane");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn eval_reproduces_the_spec_examples() {
+    let cases = std::fs::read_to_string(shared().join("eval-cases.jsonl"))
+        .expect("shared/spec/examples beside the repo");
+    let expected = std::fs::read_to_string(shared().join("eval-expected.jsonl")).unwrap();
+    let (code, out, err) = run(&["eval"], &cases);
+    assert_eq!(code, 0, "stderr: {err}");
+    assert_eq!(out, expected);
+    assert_eq!(expected.lines().count(), 32);
+}
+
+#[test]
+fn eval_answers_every_line_and_goes_on_after_bad_ones() {
+    let vec = "0".repeat(127) + "1";
+    let input = format!(
+        "{{\"id\": 1, \"op\": \"raddu_2nx8\", \"vec\": \"{vec}\"}}\n\
+         not json\n\
+         {{\"id\": 3, \"op\": \"radd_nx17\", \"vec\": \"{vec}\"}}\n\
+         \n\
+         {{\"id\": 5, \"op\": \"rbminu_2nx8_t\", \"vec\": \"0x{vec}\", \"pred\": \"0000000000000003\"}}\n\
+         {{\"op\": \"randb2n\", \"vbool\": \"FFFFFFFFFFFFFFFF\"}}\n"
+    );
+    let (code, out, err) = run(&["eval"], &input);
+    assert_eq!(code, 0, "stderr: {err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        vec![
+            r#"{"id": 1, "result": "0001"}"#,
+            r#"{"error": "line 2: not JSON: expected ident at line 1 column 2"}"#,
+            r#"{"id": 3, "error": "line 3: unknown op 'radd_nx17'"}"#,
+            r#"{"error": "line 4: empty line"}"#,
+            r#"{"id": 5, "result": "00", "mask": "0000000000000002"}"#,
+            r#"{"result": "1"}"#,
+        ]
+    );
+}
+
+#[test]
+fn eval_on_an_unknown_engine_fails_with_a_message() {
+    let (code, out, err) = run(&["eval", "--engine", "spice"], "");
+    assert_ne!(code, 0);
+    assert!(out.is_empty());
+    assert!(err.contains("spice"), "{err}");
+}
+
+#[test]
+fn eval_rejects_input_that_is_not_utf8() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .arg("eval")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&[0xff, 0xfe, b'\n'])
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot read the input"), "{err}");
+}
+
+#[test]
+fn verify_passes_and_prints_the_table() {
+    let (code, out, err) = run(&["verify", "--per-op", "50"], "");
+    assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
+    assert!(out.contains("golden     rbmax"), "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("verify: ") && last.contains(" 0 mismatches"),
+        "{last}"
+    );
+    let checked: usize = last["verify: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(checked >= 94 * 50, "{last}");
+}
