@@ -70,8 +70,9 @@ impl Engine for Golden {
 pub fn open(kind: EngineKind) -> Result<Box<dyn Engine>, EngineError> {
     match kind {
         EngineKind::Golden => Ok(Box::new(Golden)),
+        EngineKind::Hdl => Ok(Box::new(crate::hdl_sim::Hdl::new()?)),
         other => Err(EngineError(format!(
-            "engine '{}' is not available yet: this build has only the golden engine",
+            "engine '{}' is not available yet: this build has the golden and hdl engines",
             other.name()
         ))),
     }

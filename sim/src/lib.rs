@@ -3,5 +3,6 @@
 //! and the generators of `generated/`. The `crosslane` binary is its front.
 
 pub mod engine;
+pub mod hdl_sim;
 pub mod protocol;
 pub mod verify;

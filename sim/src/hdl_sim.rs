@@ -1,0 +1,202 @@
+//! The rust-hdl unit in rust-hdl's own cycle-accurate simulation, driven
+//! directly: inputs settle before each rising edge, one vector per clock.
+
+use crate::engine::{Engine, EngineError, EngineKind};
+use crosslane_golden::{Case, Outcome, Vec512};
+use crosslane_hdl::{CrosslaneReduce, LATENCY};
+use num_bigint::BigUint;
+use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
+use rust_hdl::prelude::*;
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// What the unit drives out after one clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Observed {
+    pub valid: bool,
+    pub result: u32,
+    pub mask: u64,
+}
+
+/// One clock's inputs: `None` is a cycle with `in_valid_i` low.
+pub type Beat = Option<Case>;
+
+/// A byte buffer the VCD probe writes into and the simulation reads back.
+#[derive(Clone, Default)]
+struct SharedBuf(Rc<RefCell<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The unit under simulation, optionally tracing every change to a VCD.
+pub struct HdlSim {
+    uut: CrosslaneReduce,
+    vcd: Option<VCDProbe<SharedBuf>>,
+    trace: SharedBuf,
+    time: u64,
+}
+
+fn vec_bits(v: &Vec512) -> Bits<512> {
+    BigUint::from_bytes_le(&v.0).into()
+}
+
+impl HdlSim {
+    pub fn new(trace: bool) -> Result<HdlSim, EngineError> {
+        let mut uut = CrosslaneReduce::default();
+        uut.connect_all();
+        let mut sim = HdlSim {
+            uut,
+            vcd: None,
+            trace: SharedBuf::default(),
+            time: 0,
+        };
+        if trace {
+            let vcd = write_vcd_header(sim.trace.clone(), &sim.uut);
+            sim.vcd = Some(write_vcd_dump(vcd, &sim.uut));
+        }
+        sim.uut.rst_ni.next = true;
+        sim.settle()?;
+        Ok(sim)
+    }
+
+    fn settle(&mut self) -> Result<(), EngineError> {
+        if !simulate(&mut self.uut, 200) {
+            return Err(EngineError(
+                "hdl: the rust-hdl simulation did not settle".into(),
+            ));
+        }
+        if let Some(vcd) = self.vcd.take() {
+            let mut vcd = vcd;
+            self.time += 5;
+            let _ = vcd.timestamp(self.time);
+            self.vcd = Some(write_vcd_change(vcd, &self.uut));
+        }
+        Ok(())
+    }
+
+    /// Drive one clock: inputs (and `rst_ni`) settle, then a rising and a
+    /// falling edge. Returns the outputs after the rising edge.
+    pub fn clock(&mut self, beat: Beat, reset: bool) -> Result<Observed, EngineError> {
+        let u = &mut self.uut;
+        u.rst_ni.next = !reset;
+        match beat {
+            Some(c) => {
+                u.in_valid_i.next = true;
+                u.op_i.next = (c.op.code() as u64).into();
+                u.vec_i.next = vec_bits(&c.vec);
+                u.vbool_i.next = c.vbool.into();
+            }
+            None => u.in_valid_i.next = false,
+        }
+        self.settle()?;
+        self.uut.clk_i.next = Clock { clk: true };
+        self.settle()?;
+        let out = Observed {
+            valid: self.uut.out_valid_o.val(),
+            result: self.uut.result_o.val().to_u64() as u32,
+            mask: self.uut.mask_o.val().to_u64(),
+        };
+        self.uut.clk_i.next = Clock { clk: false };
+        self.settle()?;
+        Ok(out)
+    }
+
+    /// Run beats back to back and `LATENCY` idle clocks after them.
+    pub fn run_beats(&mut self, beats: &[(Beat, bool)]) -> Result<Vec<Observed>, EngineError> {
+        let mut out = Vec::with_capacity(beats.len() + LATENCY);
+        for &(b, reset) in beats {
+            out.push(self.clock(b, reset)?);
+        }
+        for _ in 0..LATENCY {
+            out.push(self.clock(None, false)?);
+        }
+        Ok(out)
+    }
+
+    /// Write the trace so far to `path`.
+    pub fn write_vcd(&mut self, path: &Path) -> std::io::Result<()> {
+        if self.vcd.is_none() {
+            return Err(std::io::Error::other("this simulation was not traced"));
+        }
+        let bytes = self.trace.0.borrow().clone();
+        std::fs::write(path, bytes)
+    }
+}
+
+/// Run cases back to back (one per clock) and collect each result exactly
+/// `LATENCY` clocks after its input.
+pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
+    let beats: Vec<(Beat, bool)> = cases.iter().map(|c| (Some(*c), false)).collect();
+    let obs = sim.run_beats(&beats)?;
+    let mut out = Vec::with_capacity(cases.len());
+    for (i, c) in cases.iter().enumerate() {
+        let o = obs[i + LATENCY - 1];
+        if !o.valid {
+            return Err(EngineError(format!(
+                "hdl: out_valid_o low {LATENCY} clocks after case {i}"
+            )));
+        }
+        out.push(to_outcome(c, o));
+    }
+    Ok(out)
+}
+
+/// The unit's outputs as the golden model's outcome (the result truncated to
+/// its width, the mask only for rb* ops).
+pub fn to_outcome(c: &Case, o: Observed) -> Outcome {
+    let bits = c.op.result_bits();
+    let value = if bits == 32 {
+        o.result
+    } else {
+        o.result & ((1 << bits) - 1)
+    };
+    Outcome {
+        value,
+        mask: c.op.family.has_mask().then_some(o.mask),
+    }
+}
+
+/// Re-run one case with tracing on and keep the VCD; returns its path.
+pub fn trace_case(case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
+    let mut sim = HdlSim::new(true)?;
+    run_cases(&mut sim, std::slice::from_ref(case))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| EngineError(format!("hdl: cannot create {}: {e}", dir.display())))?;
+    let path = dir.join(format!("hdl-{}.vcd", case.op.name()));
+    sim.write_vcd(&path)
+        .map_err(|e| EngineError(format!("hdl: cannot write {}: {e}", path.display())))?;
+    Ok(path)
+}
+
+/// The rust-hdl simulation as an engine.
+pub struct Hdl {
+    sim: HdlSim,
+}
+
+impl Hdl {
+    pub fn new() -> Result<Hdl, EngineError> {
+        Ok(Hdl {
+            sim: HdlSim::new(false)?,
+        })
+    }
+}
+
+impl Engine for Hdl {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Hdl
+    }
+
+    fn run(&mut self, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
+        run_cases(&mut self.sim, cases)
+    }
+}
