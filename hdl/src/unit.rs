@@ -17,6 +17,7 @@
 //!   lanes inverted; inverted again for min) with NaN mapped to 0, which
 //!   never wins; a root of 0 means no number: the canonical quiet NaN;
 //! - vbool folds: the predicate bit of each lane start, folded by and / or.
+//!
 //! Inactive `_t` lanes and padding take the identity key (0, or all ones for
 //! and), exactly the golden model's "replace by the identity".
 //!
@@ -27,7 +28,7 @@
 //! without changing [`LATENCY`]):
 //! 1. input register (raw lane windows, vbool, op, valid);
 //! 2. leaf keys and the active-lane mask;
-//! 3–8. tree levels 64→32→16→8→4→2→1;
+//! 3. tree levels 64→32→16→8→4→2→1, one register each (stages 3 to 8);
 //! 9. result formatting (saturation, key to value, mask compression).
 //!
 //! One vector is accepted every clock; `out_valid_o` rises exactly

@@ -33,12 +33,57 @@ enum Command {
         /// Random cases per op for the golden model.
         #[arg(long, default_value_t = 2000)]
         per_op: usize,
+        /// Random cases per op for the rust-hdl simulation (slow: ~4k cases/s).
+        #[arg(long, default_value_t = 200)]
+        hdl_per_op: usize,
+        /// Where VCDs of failing cases are written.
+        #[arg(long, default_value = "target/crosslane-vcd")]
+        vcd_dir: std::path::PathBuf,
     },
+    /// Measure an engine's throughput on random corner-heavy cases of every op.
+    Bench {
+        #[arg(long, value_enum, default_value = "hdl")]
+        engine: EngineKind,
+        /// Cases to run (spread over all 94 ops).
+        #[arg(long, default_value_t = 20_000)]
+        cases: usize,
+    },
+}
+
+fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
+    let per_op = n.div_ceil(94).max(1);
+    let mut cases = verify::cases(7, per_op);
+    cases.truncate(n.max(1));
+    let mut engine = engine::open(kind).map_err(|e| format!("crosslane bench: {e}"))?;
+    let start = std::time::Instant::now();
+    let out = engine
+        .run(&cases)
+        .map_err(|e| format!("crosslane bench: {e}"))?;
+    let secs = start.elapsed().as_secs_f64();
+    let wrong = cases
+        .iter()
+        .zip(&out)
+        .filter(|(c, o)| c.eval() != **o)
+        .count();
+    println!(
+        "bench {}: {} vectors in {:.3} s = {:.0} vectors/s ({} mismatches)",
+        kind.name(),
+        cases.len(),
+        secs,
+        cases.len() as f64 / secs,
+        wrong
+    );
+    if wrong > 0 {
+        return Err(format!(
+            "crosslane bench: {wrong} results differ from the golden model"
+        ));
+    }
+    Ok(())
 }
 
 fn progress_bar(total: u64) -> ProgressBar {
     // Campaigns that finish well within a second get no bar.
-    if total < 50_000 {
+    if total < 2_000 {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(total);
@@ -66,7 +111,12 @@ fn eval(kind: EngineKind) -> Result<(), String> {
         .map_err(|e| format!("crosslane eval: cannot write the output: {e}"))
 }
 
-fn run_verify(seed: u64, per_op: usize) -> Result<bool, String> {
+fn run_verify(
+    seed: u64,
+    per_op: usize,
+    hdl_per_op: usize,
+    vcd_dir: &std::path::Path,
+) -> Result<bool, String> {
     let cases = verify::cases(seed, per_op);
     let mut report = verify::Report::default();
     let bar = progress_bar(cases.len() as u64);
@@ -79,11 +129,25 @@ fn run_verify(seed: u64, per_op: usize) -> Result<bool, String> {
     {
         match engine::open(kind) {
             Ok(mut e) => {
+                let cases = match kind {
+                    EngineKind::Hdl => verify::cases(seed, hdl_per_op),
+                    _ => cases.clone(),
+                };
                 let bar = progress_bar(cases.len() as u64);
                 bar.set_message(kind.name());
                 verify::verify_engine(e.as_mut(), &cases, &mut report, &|n| bar.inc(n))
                     .map_err(|e| format!("crosslane verify: {e}"))?;
                 bar.finish_and_clear();
+                if kind == EngineKind::Hdl {
+                    if let Some(m) = report.mismatches.iter().find(|m| m.engine == kind) {
+                        match crosslane_sim::hdl_sim::trace_case(&m.case, vcd_dir) {
+                            Ok(path) => {
+                                println!("hdl: VCD of the first failing case: {}", path.display())
+                            }
+                            Err(e) => println!("hdl: could not write a VCD: {e}"),
+                        }
+                    }
+                }
             }
             Err(e) => println!("{:<10} skipped: {e}", kind.name()),
         }
@@ -99,7 +163,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Eval { engine } => eval(engine).map(|_| true),
-        Command::Verify { seed, per_op } => run_verify(seed, per_op),
+        Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
+        Command::Verify {
+            seed,
+            per_op,
+            hdl_per_op,
+            vcd_dir,
+        } => run_verify(seed, per_op, hdl_per_op, &vcd_dir),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

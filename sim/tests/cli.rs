@@ -69,6 +69,30 @@ fn eval_answers_every_line_and_goes_on_after_bad_ones() {
 }
 
 #[test]
+fn eval_on_the_hdl_engine_reproduces_the_spec_examples() {
+    let cases = std::fs::read_to_string(shared().join("eval-cases.jsonl")).unwrap();
+    let expected = std::fs::read_to_string(shared().join("eval-expected.jsonl")).unwrap();
+    let bad = "{\"id\": 99, \"op\": \"radd_nx16\", \"vec\": \"00\"}\n";
+    let (code, out, err) = run(&["eval", "--engine", "hdl"], &format!("{cases}{bad}"));
+    assert_eq!(code, 0, "stderr: {err}");
+    assert_eq!(
+        out,
+        format!("{expected}{{\"id\": 99, \"error\": \"line 33: field 'vec': expected 128 hex digits, found 2\"}}\n")
+    );
+}
+
+#[test]
+fn eval_on_an_engine_not_built_yet_exits_non_zero() {
+    let (code, out, err) = run(&["eval", "--engine", "verilator"], "{}\n");
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("engine 'verilator' is not available yet"),
+        "{err}"
+    );
+}
+
+#[test]
 fn eval_on_an_unknown_engine_fails_with_a_message() {
     let (code, out, err) = run(&["eval", "--engine", "spice"], "");
     assert_ne!(code, 0);
@@ -99,9 +123,10 @@ fn eval_rejects_input_that_is_not_utf8() {
 
 #[test]
 fn verify_passes_and_prints_the_table() {
-    let (code, out, err) = run(&["verify", "--per-op", "50"], "");
+    let (code, out, err) = run(&["verify", "--per-op", "50", "--hdl-per-op", "3"], "");
     assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
     assert!(out.contains("golden     rbmax"), "{out}");
+    assert!(out.contains("hdl        rbmax"), "{out}");
     let last = out.lines().last().unwrap();
     assert!(
         last.starts_with("verify: ") && last.contains(" 0 mismatches"),
