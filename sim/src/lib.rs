@@ -3,6 +3,7 @@
 //! and the generators of `generated/`. The `crosslane` binary is its front.
 
 pub mod engine;
+pub mod generate;
 pub mod hdl_sim;
 pub mod protocol;
 pub mod verify;

@@ -40,6 +40,14 @@ enum Command {
         #[arg(long, default_value = "target/crosslane-vcd")]
         vcd_dir: std::path::PathBuf,
     },
+    /// Write generated/ (the emitted Verilog), or with --check report files that differ.
+    Generate {
+        #[arg(long, default_value = "generated")]
+        out: std::path::PathBuf,
+        /// Write nothing; exit 1 if any file differs from what would be generated.
+        #[arg(long)]
+        check: bool,
+    },
     /// Measure an engine's throughput on random corner-heavy cases of every op.
     Bench {
         #[arg(long, value_enum, default_value = "hdl")]
@@ -48,6 +56,26 @@ enum Command {
         #[arg(long, default_value_t = 20_000)]
         cases: usize,
     },
+}
+
+fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
+    use crosslane_sim::generate;
+    if check {
+        let stale = generate::check(out);
+        for p in &stale {
+            println!("differs from the generator: {}", p.display());
+        }
+        if stale.is_empty() {
+            println!("generated/ is up to date");
+        } else {
+            println!("rerun: {}", generate::COMMAND);
+        }
+        return Ok(stale.is_empty());
+    }
+    for p in generate::write(out).map_err(|e| format!("crosslane generate: {e}"))? {
+        println!("wrote {}", p.display());
+    }
+    Ok(true)
 }
 
 fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
@@ -163,6 +191,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Eval { engine } => eval(engine).map(|_| true),
+        Command::Generate { out, check } => generate(&out, check),
         Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
         Command::Verify {
             seed,
