@@ -1,6 +1,7 @@
 //! Engines: anything that can run cases and return outcomes. Every engine
 //! answers the same cases with the same bits as the golden model.
 
+use crate::simulators::{RtlEngine, Simulator};
 use crosslane_golden::{Case, Outcome};
 use std::fmt;
 
@@ -71,9 +72,7 @@ pub fn open(kind: EngineKind) -> Result<Box<dyn Engine>, EngineError> {
     match kind {
         EngineKind::Golden => Ok(Box::new(Golden)),
         EngineKind::Hdl => Ok(Box::new(crate::hdl_sim::Hdl::new()?)),
-        other => Err(EngineError(format!(
-            "engine '{}' is not available yet: this build has the golden and hdl engines",
-            other.name()
-        ))),
+        EngineKind::Verilator => Ok(Box::new(RtlEngine::new(Simulator::Verilator)?)),
+        EngineKind::Icarus => Ok(Box::new(RtlEngine::new(Simulator::Icarus)?)),
     }
 }

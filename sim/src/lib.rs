@@ -5,5 +5,7 @@
 pub mod engine;
 pub mod generate;
 pub mod hdl_sim;
+pub mod postpass;
 pub mod protocol;
+pub mod simulators;
 pub mod verify;

@@ -36,6 +36,12 @@ enum Command {
         /// Random cases per op for the rust-hdl simulation (slow: ~4k cases/s).
         #[arg(long, default_value_t = 200)]
         hdl_per_op: usize,
+        /// Random cases per op for Verilator (the default is over 1M in all).
+        #[arg(long, default_value_t = 10_640)]
+        verilator_per_op: usize,
+        /// Random cases per op for Icarus.
+        #[arg(long, default_value_t = 60)]
+        icarus_per_op: usize,
         /// Where VCDs of failing cases are written.
         #[arg(long, default_value = "target/crosslane-vcd")]
         vcd_dir: std::path::PathBuf,
@@ -61,7 +67,7 @@ enum Command {
 fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
     use crosslane_sim::generate;
     if check {
-        let stale = generate::check(out);
+        let stale = generate::check(out).map_err(|e| format!("crosslane generate: {e}"))?;
         for p in &stale {
             println!("differs from the generator: {}", p.display());
         }
@@ -139,13 +145,16 @@ fn eval(kind: EngineKind) -> Result<(), String> {
         .map_err(|e| format!("crosslane eval: cannot write the output: {e}"))
 }
 
-fn run_verify(
-    seed: u64,
-    per_op: usize,
-    hdl_per_op: usize,
-    vcd_dir: &std::path::Path,
-) -> Result<bool, String> {
-    let cases = verify::cases(seed, per_op);
+/// Campaign sizes of one verify run.
+struct Sizes {
+    golden: usize,
+    hdl: usize,
+    verilator: usize,
+    icarus: usize,
+}
+
+fn run_verify(seed: u64, sizes: Sizes, vcd_dir: &std::path::Path) -> Result<bool, String> {
+    let cases = verify::cases(seed, sizes.golden);
     let mut report = verify::Report::default();
     let bar = progress_bar(cases.len() as u64);
     bar.set_message("golden");
@@ -158,8 +167,10 @@ fn run_verify(
         match engine::open(kind) {
             Ok(mut e) => {
                 let cases = match kind {
-                    EngineKind::Hdl => verify::cases(seed, hdl_per_op),
-                    _ => cases.clone(),
+                    EngineKind::Hdl => verify::cases(seed, sizes.hdl),
+                    EngineKind::Verilator => verify::cases(seed, sizes.verilator),
+                    EngineKind::Icarus => verify::cases(seed, sizes.icarus),
+                    EngineKind::Golden => cases.clone(),
                 };
                 let bar = progress_bar(cases.len() as u64);
                 bar.set_message(kind.name());
@@ -197,8 +208,18 @@ fn main() -> ExitCode {
             seed,
             per_op,
             hdl_per_op,
+            verilator_per_op,
+            icarus_per_op,
             vcd_dir,
-        } => run_verify(seed, per_op, hdl_per_op, &vcd_dir),
+        } => {
+            let sizes = Sizes {
+                golden: per_op,
+                hdl: hdl_per_op,
+                verilator: verilator_per_op,
+                icarus: icarus_per_op,
+            };
+            run_verify(seed, sizes, &vcd_dir)
+        }
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,0 +1,540 @@
+//! Verilator and Icarus: build the generated RTL and testbench once into a
+//! cache directory (keyed by a hash of the sources), run the self-checking
+//! testbench, and serve the `verilator` and `icarus` engines.
+
+use crate::engine::{Engine, EngineError, EngineKind};
+use crate::generate::{self, GeneratedFile, CASE_BYTES, MAX_VECTORS, RESULT_BYTES};
+use crate::hdl_sim::{to_outcome, Observed};
+use crosslane_golden::{Case, Outcome};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// The two simulators of the generated RTL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simulator {
+    Verilator,
+    Icarus,
+}
+
+impl Simulator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Simulator::Verilator => "verilator",
+            Simulator::Icarus => "icarus",
+        }
+    }
+
+    /// The commands it needs and the Debian package that brings them.
+    fn tools(self) -> (&'static [&'static str], &'static str) {
+        match self {
+            Simulator::Verilator => (&["verilator", "make", "g++"], "verilator"),
+            Simulator::Icarus => (&["iverilog", "vvp"], "iverilog"),
+        }
+    }
+
+    fn entry(self) -> &'static str {
+        match self {
+            Simulator::Verilator => "crosslane_reduce_tb",
+            Simulator::Icarus => "crosslane_reduce_tb.vvp",
+        }
+    }
+}
+
+fn on_path(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
+}
+
+/// Check that the simulator's tools are installed.
+pub fn available(sim: Simulator) -> Result<(), EngineError> {
+    let (tools, package) = sim.tools();
+    match tools.iter().find(|t| !on_path(t)) {
+        None => Ok(()),
+        Some(t) => Err(EngineError(format!(
+            "engine '{}' could not start: '{t}' is not installed (apt-get install {package})",
+            sim.name()
+        ))),
+    }
+}
+
+/// Where builds are cached: `$CROSSLANE_CACHE_DIR`, else the workspace's
+/// `target/crosslane-cache`.
+pub fn cache_root() -> PathBuf {
+    std::env::var_os("CROSSLANE_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/crosslane-cache")
+        })
+}
+
+/// FNV-1a, 64 bits: a build key that never changes across Rust versions.
+fn fnv1a(data: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for d in data {
+        for &b in d.iter() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A built simulation: its directory and the file that runs it.
+#[derive(Clone, Debug)]
+pub struct Build {
+    pub sim: Simulator,
+    pub dir: PathBuf,
+    pub exe: PathBuf,
+    /// Seconds the build took (0 when it came from the cache).
+    pub build_secs: f64,
+    pub cached: bool,
+}
+
+fn sources() -> Result<Vec<GeneratedFile>, EngineError> {
+    let mut files = generate::rtl_files();
+    files.extend(
+        generate::tb_sources()
+            .map_err(|e| EngineError(format!("cannot render the testbench: {e}")))?,
+    );
+    Ok(files)
+}
+
+fn build_command(sim: Simulator, dir: &Path) -> Command {
+    let rtl = dir.join("rtl/crosslane_reduce.v");
+    let vlt = dir.join("rtl/crosslane_reduce.vlt");
+    let tb = dir.join("tb/crosslane_reduce_tb.sv");
+    match sim {
+        Simulator::Verilator => {
+            let mut c = Command::new("verilator");
+            c.args([
+                "--cc",
+                "--exe",
+                "--build",
+                "-j",
+                "2",
+                "-O3",
+                "--x-assign",
+                "fast",
+                "--x-initial",
+                "fast",
+            ])
+            .args([
+                "-Wno-fatal",
+                "-Wno-lint",
+                "-Wno-style",
+                "--top-module",
+                "crosslane_reduce_tb",
+            ])
+            .arg("-Mdir")
+            .arg(dir.join("obj"))
+            .arg("-o")
+            .arg(dir.join(sim.entry()))
+            .arg(&vlt)
+            .arg(&rtl)
+            .arg(&tb)
+            .arg(dir.join("tb/crosslane_reduce_tb_verilator.cpp"))
+            .args([
+                "-CFLAGS",
+                "-O2",
+                "-MAKEFLAGS",
+                "OPT_FAST=-O2 OPT_SLOW=-O2 OPT_GLOBAL=-O2",
+            ]);
+            c
+        }
+        Simulator::Icarus => {
+            let mut c = Command::new("iverilog");
+            c.args(["-g2012", "-s", "crosslane_reduce_tb_icarus", "-o"])
+                .arg(dir.join(sim.entry()))
+                .arg(&rtl)
+                .arg(&tb)
+                .arg(dir.join("tb/crosslane_reduce_tb_icarus.sv"));
+            c
+        }
+    }
+}
+
+/// Build (or find in the cache) the testbench for `sim`.
+pub fn build(sim: Simulator) -> Result<Build, EngineError> {
+    available(sim)?;
+    let files = sources()?;
+    let mut parts: Vec<&[u8]> = vec![sim.name().as_bytes()];
+    for f in &files {
+        parts.push(f.path.as_os_str().as_encoded_bytes());
+        parts.push(f.contents.as_bytes());
+    }
+    let key = fnv1a(&parts);
+    let root = cache_root();
+    let dir = root.join(format!("{}-{key:016x}", sim.name()));
+    let exe = dir.join(sim.entry());
+    if exe.is_file() {
+        return Ok(Build {
+            sim,
+            dir,
+            exe,
+            build_secs: 0.0,
+            cached: true,
+        });
+    }
+    // Build in a private directory and rename it into place when complete.
+    let tmp = root.join(format!(
+        "{}-{key:016x}.tmp-{}",
+        sim.name(),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&tmp);
+    for f in &files {
+        generate::write_atomic(&tmp.join(&f.path), f.contents.as_bytes()).map_err(EngineError)?;
+    }
+    let start = Instant::now();
+    let out = build_command(sim, &tmp).output().map_err(|e| {
+        EngineError(format!(
+            "engine '{}' could not start the build: {e}",
+            sim.name()
+        ))
+    })?;
+    let build_secs = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        let log = String::from_utf8_lossy(&out.stderr).into_owned()
+            + &String::from_utf8_lossy(&out.stdout);
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(EngineError(format!(
+            "{} build failed:\n{}",
+            sim.name(),
+            tail(&log, 40)
+        )));
+    }
+    // Verilator bakes its object directory into nothing we run again, so
+    // the built tree can move.
+    let tmp_exe = tmp.join(sim.entry());
+    if !tmp_exe.is_file() {
+        return Err(EngineError(format!(
+            "{} build produced no {}",
+            sim.name(),
+            sim.entry()
+        )));
+    }
+    match std::fs::rename(&tmp, &dir) {
+        Ok(()) => {}
+        // Another process finished the same build first: use theirs.
+        Err(_) if exe.is_file() => {
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+        Err(e) => {
+            return Err(EngineError(format!(
+                "cannot move the build into {}: {e}",
+                dir.display()
+            )))
+        }
+    }
+    Ok(Build {
+        sim,
+        dir,
+        exe,
+        build_secs,
+        cached: false,
+    })
+}
+
+fn tail(s: &str, lines: usize) -> String {
+    let all: Vec<&str> = s.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// What a self-checking testbench run printed and decided.
+#[derive(Clone, Debug)]
+pub struct TbRun {
+    pub passed: u64,
+    pub failed: u64,
+    /// The process exited zero.
+    pub exit_ok: bool,
+    pub stdout: String,
+    pub secs: f64,
+}
+
+impl TbRun {
+    /// Passed: at least one vector checked, none failed, exit status zero.
+    pub fn ok(&self) -> bool {
+        self.exit_ok && self.passed > 0 && self.failed == 0
+    }
+}
+
+/// Parse the testbench's last line, `N passed, M failed`.
+pub fn summary(stdout: &str) -> Option<(u64, u64)> {
+    let last = stdout.lines().rev().find(|l| !l.trim().is_empty())?;
+    let (p, f) = last.trim().split_once(" passed, ")?;
+    let f = f.strip_suffix(" failed")?;
+    Some((p.parse().ok()?, f.parse().ok()?))
+}
+
+fn run_command(build: &Build) -> Command {
+    match build.sim {
+        Simulator::Verilator => Command::new(&build.exe),
+        Simulator::Icarus => {
+            let mut c = Command::new("vvp");
+            c.arg("-n").arg(&build.exe);
+            c
+        }
+    }
+}
+
+/// Run the self-checking testbench on a vector file of `count` records.
+/// With `vcd`, Icarus also dumps `crosslane_reduce_tb.vcd` into `workdir`.
+pub fn run_tb(
+    build: &Build,
+    vectors: &Path,
+    count: usize,
+    vcd: bool,
+    workdir: &Path,
+) -> Result<TbRun, EngineError> {
+    let mut c = run_command(build);
+    c.arg(format!("+vectors={}", vectors.display()))
+        .arg(format!("+count={count}"))
+        .current_dir(workdir);
+    if vcd {
+        c.arg("+vcd");
+    }
+    let start = Instant::now();
+    let out = c.output().map_err(|e| {
+        EngineError(format!(
+            "cannot run the {} testbench: {e}",
+            build.sim.name()
+        ))
+    })?;
+    let secs = start.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (passed, failed) = summary(&stdout).unwrap_or((0, 0));
+    Ok(TbRun {
+        passed,
+        failed,
+        exit_ok: out.status.success(),
+        stdout,
+        secs,
+    })
+}
+
+/// A temporary file in the cache, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(stem: &str) -> Result<TempFile, EngineError> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = cache_root().join("tmp");
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
+        Ok(TempFile(
+            dir.join(format!("{stem}-{}-{n}", std::process::id())),
+        ))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The binary stream of the Verilator harness: op u16, vbool u64, vec.
+fn case_bytes(cases: &[Case]) -> Vec<u8> {
+    let mut b = Vec::with_capacity(cases.len() * CASE_BYTES);
+    for c in cases {
+        b.extend_from_slice(&c.op.code().to_le_bytes());
+        b.extend_from_slice(&c.vbool.to_le_bytes());
+        b.extend_from_slice(&c.vec.0);
+    }
+    b
+}
+
+/// The result of a Verilator harness run in `+mode=ext`.
+pub struct ExtRun {
+    pub outcomes: Vec<Outcome>,
+    /// Seconds of the harness's clock loop alone, as it reported them.
+    pub loop_secs: Option<f64>,
+}
+
+/// Run cases through the Verilator harness, one per clock.
+pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
+    let mut child = run_command(build)
+        .arg("+mode=ext")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| EngineError(format!("cannot run the verilator harness: {e}")))?;
+    let input = case_bytes(cases);
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| EngineError("harness has no stdin".into()))?;
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let mut out = Vec::new();
+    child
+        .stdout
+        .take()
+        .ok_or_else(|| EngineError("harness has no stdout".into()))?
+        .read_to_end(&mut out)
+        .map_err(|e| EngineError(format!("cannot read the harness's results: {e}")))?;
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    let status = child
+        .wait()
+        .map_err(|e| EngineError(format!("harness: {e}")))?;
+    let _ = writer.join();
+    if !status.success() || out.len() != cases.len() * RESULT_BYTES {
+        return Err(EngineError(format!(
+            "verilator harness failed ({status}), {} of {} result bytes: {}",
+            out.len(),
+            cases.len() * RESULT_BYTES,
+            err.trim()
+        )));
+    }
+    let outcomes = cases
+        .iter()
+        .zip(out.chunks_exact(RESULT_BYTES))
+        .map(|(c, r)| {
+            let result = u32::from_le_bytes(r[0..4].try_into().unwrap_or_default());
+            let mask = u64::from_le_bytes(r[4..12].try_into().unwrap_or_default());
+            to_outcome(
+                c,
+                Observed {
+                    valid: true,
+                    result,
+                    mask,
+                },
+            )
+        })
+        .collect();
+    let loop_secs = err.lines().find_map(|l| {
+        l.strip_prefix("harness: ")?
+            .split(" vectors in ")
+            .nth(1)?
+            .strip_suffix(" s")?
+            .parse()
+            .ok()
+    });
+    Ok(ExtRun {
+        outcomes,
+        loop_secs,
+    })
+}
+
+/// Run cases through the Icarus testbench in `+mode=dump`, in chunks.
+pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
+    let mut outcomes = Vec::with_capacity(cases.len());
+    for chunk in cases.chunks(MAX_VECTORS) {
+        let vectors = TempFile::new("cases.hex")?;
+        let results = TempFile::new("results.txt")?;
+        generate::write_atomic(
+            &vectors.0,
+            generate::vector_file(chunk, "eval cases").as_bytes(),
+        )
+        .map_err(EngineError)?;
+        let out = run_command(build)
+            .arg(format!("+vectors={}", vectors.0.display()))
+            .arg(format!("+count={}", chunk.len()))
+            .arg("+mode=dump")
+            .arg(format!("+out={}", results.0.display()))
+            .output()
+            .map_err(|e| EngineError(format!("cannot run the icarus testbench: {e}")))?;
+        let text = std::fs::read_to_string(&results.0).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() != chunk.len() {
+            return Err(EngineError(format!(
+                "icarus returned {} results for {} cases: {}",
+                lines.len(),
+                chunk.len(),
+                tail(&String::from_utf8_lossy(&out.stdout), 5)
+            )));
+        }
+        for (c, line) in chunk.iter().zip(lines) {
+            let (r, m) = line.split_once(' ').ok_or_else(|| {
+                EngineError(format!("icarus result line '{line}' is not 'result mask'"))
+            })?;
+            let result = u32::from_str_radix(r, 16)
+                .map_err(|_| EngineError(format!("icarus result '{r}' is not hex")))?;
+            let mask = u64::from_str_radix(m, 16)
+                .map_err(|_| EngineError(format!("icarus mask '{m}' is not hex")))?;
+            outcomes.push(to_outcome(
+                c,
+                Observed {
+                    valid: true,
+                    result,
+                    mask,
+                },
+            ));
+        }
+    }
+    Ok(outcomes)
+}
+
+/// Re-run one case under Icarus with a VCD dump; returns the VCD's path.
+pub fn trace_case(case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
+    let build = build(Simulator::Icarus)?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
+    let vectors = dir.join(format!("{}.hex", case.op.name()));
+    generate::write_atomic(
+        &vectors,
+        generate::vector_file(std::slice::from_ref(case), "failing case").as_bytes(),
+    )
+    .map_err(EngineError)?;
+    run_tb(&build, &vectors, 1, true, dir)?;
+    let vcd = dir.join(format!("rtl-{}.vcd", case.op.name()));
+    std::fs::rename(dir.join("crosslane_reduce_tb.vcd"), &vcd)
+        .map_err(|e| EngineError(format!("icarus wrote no VCD: {e}")))?;
+    Ok(vcd)
+}
+
+/// The emitted RTL under Verilator or Icarus, as an engine.
+pub struct RtlEngine {
+    pub build: Build,
+}
+
+impl RtlEngine {
+    pub fn new(sim: Simulator) -> Result<RtlEngine, EngineError> {
+        Ok(RtlEngine { build: build(sim)? })
+    }
+}
+
+impl Engine for RtlEngine {
+    fn kind(&self) -> EngineKind {
+        match self.build.sim {
+            Simulator::Verilator => EngineKind::Verilator,
+            Simulator::Icarus => EngineKind::Icarus,
+        }
+    }
+
+    fn run(&mut self, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
+        if cases.is_empty() {
+            return Ok(Vec::new());
+        }
+        match self.build.sim {
+            Simulator::Verilator => Ok(run_ext(&self.build, cases)?.outcomes),
+            Simulator::Icarus => run_dump(&self.build, cases),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_reads_the_last_line_only() {
+        assert_eq!(summary("x\n12 passed, 0 failed\n"), Some((12, 0)));
+        assert_eq!(summary("3 passed, 1 failed\nFATAL\n"), None);
+        assert_eq!(summary(""), None);
+    }
+
+    #[test]
+    fn build_key_depends_on_every_part() {
+        assert_ne!(fnv1a(&[b"ab", b"c"]), fnv1a(&[b"a", b"bc"]));
+        assert_eq!(fnv1a(&[b"x"]), fnv1a(&[b"x"]));
+    }
+}
