@@ -85,26 +85,73 @@ fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
 }
 
 fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
+    use crosslane_sim::simulators::{self, Simulator};
     let per_op = n.div_ceil(94).max(1);
     let mut cases = verify::cases(7, per_op);
     cases.truncate(n.max(1));
-    let mut engine = engine::open(kind).map_err(|e| format!("crosslane bench: {e}"))?;
+    let fail = |e: engine::EngineError| format!("crosslane bench: {e}");
     let start = std::time::Instant::now();
-    let out = engine
-        .run(&cases)
-        .map_err(|e| format!("crosslane bench: {e}"))?;
-    let secs = start.elapsed().as_secs_f64();
+    let mut loop_secs = None;
+    let out = match kind {
+        EngineKind::Verilator | EngineKind::Icarus => {
+            let sim = if kind == EngineKind::Verilator {
+                Simulator::Verilator
+            } else {
+                Simulator::Icarus
+            };
+            let build = simulators::build(sim).map_err(fail)?;
+            if build.cached {
+                println!(
+                    "bench {}: build taken from the cache {}",
+                    kind.name(),
+                    build.dir.display()
+                );
+            } else {
+                println!(
+                    "bench {}: build took {:.1} s",
+                    kind.name(),
+                    build.build_secs
+                );
+            }
+            let start = std::time::Instant::now();
+            let out = if sim == Simulator::Verilator {
+                let run = simulators::run_ext(&build, &cases).map_err(fail)?;
+                loop_secs = run.loop_secs;
+                run.outcomes
+            } else {
+                simulators::run_dump(&build, &cases).map_err(fail)?
+            };
+            println!(
+                "bench {}: {} vectors end to end (files or pipes, parsing) in {:.3} s = {:.0} vectors/s",
+                kind.name(),
+                cases.len(),
+                start.elapsed().as_secs_f64(),
+                cases.len() as f64 / start.elapsed().as_secs_f64()
+            );
+            out
+        }
+        _ => {
+            let mut engine = engine::open(kind).map_err(fail)?;
+            engine.run(&cases).map_err(fail)?
+        }
+    };
+    let secs = loop_secs.unwrap_or_else(|| start.elapsed().as_secs_f64());
     let wrong = cases
         .iter()
         .zip(&out)
         .filter(|(c, o)| c.eval() != **o)
         .count();
     println!(
-        "bench {}: {} vectors in {:.3} s = {:.0} vectors/s ({} mismatches)",
+        "bench {}: {} vectors in {:.3} s = {:.0} vectors/s{} ({} mismatches)",
         kind.name(),
         cases.len(),
         secs,
         cases.len() as f64 / secs,
+        if loop_secs.is_some() {
+            ", the C++ harness's clock loop alone"
+        } else {
+            ""
+        },
         wrong
     );
     if wrong > 0 {

@@ -157,8 +157,13 @@ fn build_command(sim: Simulator, dir: &Path) -> Command {
     }
 }
 
-/// Build (or find in the cache) the testbench for `sim`.
+/// Build (or find in the cache) the testbench for `sim`. Builds in one
+/// process run one at a time, so concurrent callers share one build.
 pub fn build(sim: Simulator) -> Result<Build, EngineError> {
+    static BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = BUILD_LOCK
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     available(sim)?;
     let files = sources()?;
     let mut parts: Vec<&[u8]> = vec![sim.name().as_bytes()];

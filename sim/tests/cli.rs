@@ -82,14 +82,26 @@ fn eval_on_the_hdl_engine_reproduces_the_spec_examples() {
 }
 
 #[test]
-fn eval_on_an_engine_not_built_yet_exits_non_zero() {
-    let (code, out, err) = run(&["eval", "--engine", "verilator"], "{}\n");
-    assert_eq!(code, 2);
-    assert!(out.is_empty());
-    assert!(
-        err.contains("engine 'verilator' is not available yet"),
-        "{err}"
-    );
+fn eval_on_a_simulator_that_is_missing_exits_non_zero_with_one_message() {
+    for (engine, tool) in [("verilator", "verilator"), ("icarus", "iverilog")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+            .args(["eval", "--engine", engine])
+            .env("PATH", "")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"{}\n").unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.trim(),
+            format!("crosslane eval: engine '{engine}' could not start: '{tool}' is not installed (apt-get install {tool})")
+        );
+    }
 }
 
 #[test]
@@ -123,10 +135,29 @@ fn eval_rejects_input_that_is_not_utf8() {
 
 #[test]
 fn verify_passes_and_prints_the_table() {
-    let (code, out, err) = run(&["verify", "--per-op", "50", "--hdl-per-op", "3"], "");
+    let args = [
+        "verify",
+        "--per-op",
+        "50",
+        "--hdl-per-op",
+        "3",
+        "--verilator-per-op",
+        "20",
+        "--icarus-per-op",
+        "2",
+    ];
+    let (code, out, err) = run(&args, "");
     assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
     assert!(out.contains("golden     rbmax"), "{out}");
     assert!(out.contains("hdl        rbmax"), "{out}");
+    // The simulators are rows too, or a loud skip line outside CI.
+    for engine in ["verilator", "icarus"] {
+        assert!(
+            out.contains(&format!("{engine:<10} rbmax"))
+                || out.contains(&format!("{engine:<10} skipped")),
+            "{out}"
+        );
+    }
     let last = out.lines().last().unwrap();
     assert!(
         last.starts_with("verify: ") && last.contains(" 0 mismatches"),

@@ -1,5 +1,4 @@
-//! generated/ is what the generator makes, and the emitted RTL compiles
-//! under Icarus (a standing smoke test until the generated testbenches land).
+//! generated/ is exactly what the generator makes (CI's regenerate-and-diff).
 
 use crosslane_sim::generate;
 use std::path::PathBuf;
@@ -28,34 +27,4 @@ fn generated_files_match_the_generator() {
         .map(|f| f.contents)
         .collect();
     assert_eq!(a, b);
-}
-
-#[test]
-fn generated_rtl_compiles_under_icarus() {
-    let found = std::process::Command::new("iverilog")
-        .arg("-V")
-        .output()
-        .is_ok();
-    if !found {
-        let msg = "SKIPPED: iverilog is not installed (apt-get install iverilog)";
-        assert!(
-            std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_none(),
-            "{msg}, and CROSSLANE_REQUIRE_SIMULATORS is set"
-        );
-        eprintln!("{msg}");
-        return;
-    }
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("crosslane_reduce.vvp");
-    let res = std::process::Command::new("iverilog")
-        .args(["-g2012", "-o"])
-        .arg(&out)
-        .arg(root().join("rtl/crosslane_reduce.v"))
-        .output()
-        .expect("run iverilog");
-    assert!(
-        res.status.success(),
-        "iverilog failed:\n{}",
-        String::from_utf8_lossy(&res.stderr)
-    );
-    assert!(out.exists());
 }

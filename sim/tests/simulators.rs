@@ -1,0 +1,188 @@
+//! The generated RTL under the real simulators: Verilator's -Wall lint, the
+//! self-checking testbench on Verilator and Icarus (passing on the checked-in
+//! vectors, failing on a corrupted vector and on zero vectors), and the
+//! verilator / icarus engines against the golden model.
+//!
+//! Outside CI a missing simulator prints one SKIPPED line; with CI or
+//! CROSSLANE_REQUIRE_SIMULATORS set it fails the test.
+
+use crosslane_golden::campaign::random_cases;
+use crosslane_golden::{Case, Op};
+use crosslane_sim::engine::Engine;
+use crosslane_sim::generate;
+use crosslane_sim::simulators::{self, RtlEngine, Simulator};
+use std::path::PathBuf;
+
+fn generated() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../generated")
+}
+
+fn work(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Is the simulator here? Fails loudly when CI requires it.
+fn have(sim: Simulator) -> bool {
+    match simulators::available(sim) {
+        Ok(()) => true,
+        Err(e) => {
+            let required = std::env::var_os("CI").is_some()
+                || std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_some();
+            assert!(!required, "{e}; CI requires the simulators");
+            eprintln!("SKIPPED: {e}");
+            false
+        }
+    }
+}
+
+fn vector_count() -> usize {
+    let text = std::fs::read_to_string(generated().join("tb/vectors.hex")).unwrap();
+    text.lines().filter(|l| !l.starts_with("//")).count()
+}
+
+#[test]
+fn verilator_lint_wall_is_clean() {
+    if !have(Simulator::Verilator) {
+        return;
+    }
+    let out = std::process::Command::new("verilator")
+        .args(["--lint-only", "-Wall", "--top-module", generate::MODULE])
+        .arg(generated().join("rtl/crosslane_reduce.vlt"))
+        .arg(generated().join("rtl/crosslane_reduce.v"))
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.trim().is_empty(),
+        "verilator -Wall:\n{text}"
+    );
+}
+
+fn testbench_passes_on_checked_in_vectors(sim: Simulator) {
+    if !have(sim) {
+        return;
+    }
+    let build = simulators::build(sim).unwrap();
+    let n = vector_count();
+    assert!(n > 94 * generate::TB_PER_OP);
+    let run = simulators::run_tb(
+        &build,
+        &generated().join("tb/vectors.hex"),
+        n,
+        false,
+        &work(sim.name()),
+    )
+    .unwrap();
+    // Both phases (back to back, then with valid gaps) check every vector.
+    assert!(run.ok(), "{} testbench failed:\n{}", sim.name(), run.stdout);
+    assert_eq!(
+        (run.passed, run.failed),
+        (2 * n as u64, 0),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn icarus_testbench_passes() {
+    testbench_passes_on_checked_in_vectors(Simulator::Icarus);
+}
+
+#[test]
+fn verilator_testbench_passes() {
+    testbench_passes_on_checked_in_vectors(Simulator::Verilator);
+}
+
+/// A testbench that cannot fail is a defect: a wrong expected value and an
+/// empty vector file both fail it, with the summary as its last line.
+fn testbench_fails_when_it_should(sim: Simulator) {
+    if !have(sim) {
+        return;
+    }
+    let build = simulators::build(sim).unwrap();
+    let dir = work(&format!("{}-bad", sim.name()));
+    let cases: Vec<Case> = random_cases(Op::from_name("radd_nx16").unwrap(), 1, 3);
+    let mut text = generate::vector_file(&cases, "corrupted");
+    // Flip the lowest digit of the second record's expected mask field.
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut bad = lines.clone();
+    let rec = &mut bad[3];
+    let last = rec.pop().unwrap();
+    rec.push(if last == '0' { '1' } else { '0' });
+    text = bad.join("\n") + "\n";
+    let path = dir.join("bad.hex");
+    std::fs::write(&path, text).unwrap();
+    let run = simulators::run_tb(&build, &path, 3, false, &dir).unwrap();
+    assert!(!run.ok() && !run.exit_ok, "{}", run.stdout);
+    assert_eq!((run.passed, run.failed), (4, 2), "{}", run.stdout);
+    assert!(run.stdout.contains("ERROR vector 1"), "{}", run.stdout);
+    let empty = simulators::run_tb(&build, &path, 0, false, &dir).unwrap();
+    assert!(
+        !empty.ok() && !empty.exit_ok,
+        "zero vectors must fail:\n{}",
+        empty.stdout
+    );
+    assert_eq!((empty.passed, empty.failed), (0, 0));
+}
+
+#[test]
+fn icarus_testbench_fails_when_it_should() {
+    testbench_fails_when_it_should(Simulator::Icarus);
+}
+
+#[test]
+fn verilator_testbench_fails_when_it_should() {
+    testbench_fails_when_it_should(Simulator::Verilator);
+}
+
+fn engine_matches_golden(sim: Simulator, per_op: usize) {
+    if !have(sim) {
+        return;
+    }
+    let mut engine = RtlEngine::new(sim).unwrap();
+    let mut cases = Vec::new();
+    for op in Op::all() {
+        cases.extend(random_cases(op, 0xe6, per_op));
+    }
+    let got = engine.run(&cases).unwrap();
+    assert_eq!(got.len(), cases.len());
+    for (c, g) in cases.iter().zip(got) {
+        assert_eq!(
+            g,
+            c.eval(),
+            "{}: {} vec {} vbool {:016x}",
+            sim.name(),
+            c.op.name(),
+            c.vec,
+            c.vbool
+        );
+    }
+}
+
+#[test]
+fn verilator_engine_matches_golden() {
+    engine_matches_golden(Simulator::Verilator, 500);
+}
+
+#[test]
+fn icarus_engine_matches_golden() {
+    engine_matches_golden(Simulator::Icarus, 20);
+}
+
+#[test]
+fn a_failing_case_leaves_a_vcd() {
+    if !have(Simulator::Icarus) {
+        return;
+    }
+    let case = random_cases(Op::from_name("rbmax_2nx8_t").unwrap(), 3, 1)[0];
+    let vcd = simulators::trace_case(&case, &work("vcd")).unwrap();
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    assert!(
+        text.contains("$enddefinitions") && text.contains("out_valid_o"),
+        "{}",
+        vcd.display()
+    );
+}
