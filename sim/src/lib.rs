@@ -2,6 +2,7 @@
 //! rust-hdl simulation, Verilator, Icarus), the `eval` protocol, `verify`,
 //! and the generators of `generated/`. The `crosslane` binary is its front.
 
+pub mod cost;
 pub mod engine;
 pub mod generate;
 pub mod hdl_sim;

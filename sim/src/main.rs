@@ -54,6 +54,15 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Synthesize the unit with yosys, whole and with op_i tied to each op
+    /// named (default: one op of every family), and print cells and flip-flops.
+    Cost {
+        /// Ops to cost, comma separated (e.g. radd_nx16,rbmax_2nx8).
+        #[arg(long, value_delimiter = ',')]
+        ops: Vec<String>,
+        #[arg(long, default_value = "target/crosslane-cost")]
+        dir: std::path::PathBuf,
+    },
     /// Measure an engine's throughput on random corner-heavy cases of every op.
     Bench {
         #[arg(long, value_enum, default_value = "hdl")]
@@ -82,6 +91,38 @@ fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
         println!("wrote {}", p.display());
     }
     Ok(true)
+}
+
+fn cost(names: &[String], dir: &std::path::Path) -> Result<(), String> {
+    use crosslane_golden::{Family, Form, Op};
+    let ops: Vec<Op> = if names.is_empty() {
+        Family::ALL
+            .iter()
+            .filter_map(|&f| {
+                Op::all()
+                    .into_iter()
+                    .find(|o| o.family == f && !o.predicated && o.form != Form::B8)
+            })
+            .collect()
+    } else {
+        names
+            .iter()
+            .map(|n| Op::from_name(n).ok_or_else(|| format!("crosslane cost: unknown op '{n}'")))
+            .collect::<Result<_, _>>()?
+    };
+    println!("{:<18} {:>8} {:>11}", "op_i tied to", "cells", "flip-flops");
+    let whole = crosslane_sim::cost::cost(None, dir).map_err(|e| format!("crosslane cost: {e}"))?;
+    println!(
+        "{:<18} {:>8} {:>11}",
+        "(any op)", whole.cells, whole.flip_flops
+    );
+    for op in ops {
+        match crosslane_sim::cost::cost(Some(op), dir) {
+            Ok(c) => println!("{:<18} {:>8} {:>11}", op.name(), c.cells, c.flip_flops),
+            Err(e) => println!("{:<18} error: {e}", op.name()),
+        }
+    }
+    Ok(())
 }
 
 fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
@@ -250,6 +291,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Eval { engine } => eval(engine).map(|_| true),
         Command::Generate { out, check } => generate(&out, check),
+        Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
         Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
         Command::Verify {
             seed,
