@@ -4,10 +4,12 @@
 //! Contract: every function here is pure, total and panic-free on any input;
 //! the hardware (`crosslane-hdl`) and every simulator run by `crosslane-sim`
 //! are judged against it bit for bit. [`ops`] holds the one table of ops and
-//! the op-select codes every crate shares; [`reduce`] gives them meaning.
+//! the op-select codes every crate shares; [`reduce`] gives them meaning;
+//! [`instruction`] models the 64-byte CrossLaneReduce instruction over an SBUF.
 #![forbid(unsafe_code)]
 
 pub mod campaign;
+pub mod instruction;
 pub mod naive;
 pub mod ops;
 pub mod reduce;

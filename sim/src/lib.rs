@@ -4,6 +4,7 @@
 
 pub mod cost;
 pub mod engine;
+pub mod exec_protocol;
 pub mod generate;
 pub mod hdl_sim;
 pub mod postpass;

@@ -25,6 +25,20 @@ enum Command {
         #[arg(long, value_enum, default_value = "golden")]
         engine: EngineKind,
     },
+    /// Print the fields of a 64-byte instruction (128 hex digits) and whether it is valid.
+    Decode {
+        hex: String,
+        /// SBUF partition size the tensors are checked against.
+        #[arg(long, default_value_t = 65536)]
+        partition_bytes: usize,
+    },
+    /// Run instructions on SBUF images (instruction.md §5): JSON Lines on stdin.
+    Exec,
+    /// Build an instruction from named fields (JSON, or stdin when absent); prints 128 hex digits.
+    Encode {
+        #[arg(long)]
+        json: Option<String>,
+    },
     /// Run every engine against the golden model and print a table.
     Verify {
         /// Seed of the random campaign.
@@ -91,6 +105,52 @@ fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
         println!("wrote {}", p.display());
     }
     Ok(true)
+}
+
+fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
+    let raw = crosslane_golden::instruction::RawInstruction::from_hex(hex.trim())
+        .map_err(|e| format!("crosslane decode: {e}"))?;
+    let (text, valid) = crosslane_sim::exec_protocol::describe(&raw, partition_bytes);
+    print!("{text}");
+    Ok(valid)
+}
+
+fn exec() -> Result<(), String> {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| format!("crosslane exec: cannot read the input: {e}"))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (i, line) in input.lines().enumerate() {
+        writeln!(
+            out,
+            "{}",
+            crosslane_sim::exec_protocol::answer_line(line, i + 1)
+        )
+        .map_err(|e| format!("crosslane exec: cannot write the output: {e}"))?;
+    }
+    out.flush()
+        .map_err(|e| format!("crosslane exec: cannot write the output: {e}"))
+}
+
+fn encode(json: Option<String>) -> Result<(), String> {
+    let text = match json {
+        Some(t) => t,
+        None => {
+            let mut t = String::new();
+            std::io::stdin()
+                .read_to_string(&mut t)
+                .map_err(|e| format!("crosslane encode: cannot read the input: {e}"))?;
+            t
+        }
+    };
+    let raw = crosslane_sim::exec_protocol::encode_json(&text)
+        .map_err(|e| format!("crosslane encode: {e}"))?;
+    if let Err(e) = raw.validate(crosslane_golden::instruction::DEFAULT_PARTITION_BYTES) {
+        eprintln!("crosslane encode: warning: the instruction would be rejected: {e}");
+    }
+    println!("{}", raw.to_hex());
+    Ok(())
 }
 
 fn cost(names: &[String], dir: &std::path::Path) -> Result<(), String> {
@@ -291,6 +351,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Eval { engine } => eval(engine).map(|_| true),
         Command::Generate { out, check } => generate(&out, check),
+        Command::Decode {
+            hex,
+            partition_bytes,
+        } => decode(&hex, partition_bytes),
+        Command::Exec => exec().map(|_| true),
+        Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
         Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
         Command::Verify {

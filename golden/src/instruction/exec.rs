@@ -1,0 +1,357 @@
+//! Executing a validated instruction over an SBUF image.
+//!
+//! ## The fp32 sum order (ADD, AVERAGE)
+//!
+//! The ISA leaves the order free; the project fixes it so golden and RTL
+//! agree bit for bit ([`SumOrder::Tree`], the default):
+//!
+//! 1. The values to fold form a sequence: for axis All, every element of
+//!    partition p0 in walk order, then p0+1, …; for axis Partitions, for each
+//!    dst element k, element k of partition p0, p0+1, ….
+//! 2. The sequence is cut into *beats* of 16 values (one 512-bit vector of
+//!    fp32 lanes); the last beat may be short.
+//! 3. Each beat folds as a log-step tree: lane pairs (0,1), (2,3), … are
+//!    added, then pairs of those sums, until one is left; a lane without a
+//!    partner (in a short beat) passes up unchanged.
+//! 4. Beat sums accumulate left to right: `acc = beat0; acc = acc + beat1; …`.
+//!
+//! [`SumOrder::Sequential`] is the plain left-to-right fold, for comparison.
+//! MAX (maximumNumber) and the BITVEC folds do not depend on order.
+
+use super::{Dtype, Instruction, Opcode, ReduceAxis, ReduceOp, PARTITIONS};
+
+/// The SBUF: 128 partitions of `partition_bytes`, byte-addressed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sbuf {
+    pub partition_bytes: usize,
+    data: Vec<u8>,
+}
+
+/// A region outside the SBUF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutOfRange {
+    pub partition: usize,
+    pub offset: usize,
+    pub len: usize,
+    pub partition_bytes: usize,
+}
+
+impl std::fmt::Display for OutOfRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "partition {} bytes {}..{} are outside the SBUF (128 partitions of {} bytes)",
+            self.partition,
+            self.offset,
+            self.offset.saturating_add(self.len),
+            self.partition_bytes
+        )
+    }
+}
+
+impl Sbuf {
+    /// A zeroed SBUF.
+    pub fn new(partition_bytes: usize) -> Sbuf {
+        Sbuf {
+            partition_bytes,
+            data: vec![0; PARTITIONS * partition_bytes],
+        }
+    }
+
+    fn range(
+        &self,
+        partition: usize,
+        offset: usize,
+        len: usize,
+    ) -> Result<std::ops::Range<usize>, OutOfRange> {
+        let end = offset
+            .checked_add(len)
+            .filter(|&e| e <= self.partition_bytes && partition < PARTITIONS);
+        match end {
+            Some(end) => {
+                Ok(partition * self.partition_bytes + offset
+                    ..partition * self.partition_bytes + end)
+            }
+            None => Err(OutOfRange {
+                partition,
+                offset,
+                len,
+                partition_bytes: self.partition_bytes,
+            }),
+        }
+    }
+
+    pub fn read(&self, partition: usize, offset: usize, len: usize) -> Result<&[u8], OutOfRange> {
+        let r = self.range(partition, offset, len)?;
+        Ok(&self.data[r])
+    }
+
+    pub fn write(
+        &mut self,
+        partition: usize,
+        offset: usize,
+        bytes: &[u8],
+    ) -> Result<(), OutOfRange> {
+        let r = self.range(partition, offset, bytes.len())?;
+        self.data[r].copy_from_slice(bytes);
+        Ok(())
+    }
+
+    /// One partition's bytes.
+    pub fn partition(&self, p: usize) -> &[u8] {
+        let start = (p.min(PARTITIONS - 1)) * self.partition_bytes;
+        &self.data[start..start + self.partition_bytes]
+    }
+}
+
+/// How fp32 sums are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SumOrder {
+    /// Beats of 16 lanes, a log-step tree in each, beats left to right.
+    #[default]
+    Tree,
+    /// Left to right.
+    Sequential,
+}
+
+/// Lanes of fp32 in one 512-bit beat.
+pub const BEAT_LANES: usize = 16;
+
+/// One beat's log-step tree (1 to 16 values).
+fn beat_tree(v: &[f32]) -> f32 {
+    let mut lanes = [0f32; BEAT_LANES];
+    let mut n = v.len().min(BEAT_LANES);
+    lanes[..n].copy_from_slice(&v[..n]);
+    while n > 1 {
+        let half = n / 2;
+        for i in 0..half {
+            lanes[i] = lanes[2 * i] + lanes[2 * i + 1];
+        }
+        if n % 2 == 1 {
+            lanes[half] = lanes[n - 1];
+        }
+        n = n.div_ceil(2);
+    }
+    lanes[0]
+}
+
+/// Sum a non-empty sequence in the given order (an empty one sums to +0).
+pub fn sum(values: &[f32], order: SumOrder) -> f32 {
+    match order {
+        SumOrder::Sequential => values.iter().copied().reduce(|a, b| a + b).unwrap_or(0.0),
+        SumOrder::Tree => {
+            let mut beats = values.chunks(BEAT_LANES).map(beat_tree);
+            let first = beats.next().unwrap_or(0.0);
+            beats.fold(first, |acc, b| acc + b)
+        }
+    }
+}
+
+/// maximumNumber over a sequence: NaNs never win, −0 < +0, all-NaN gives
+/// the canonical quiet NaN (as `rmaxnum`).
+pub fn maximum_number(values: &[f32]) -> f32 {
+    let key = |x: f32| -> Option<(bool, u32)> {
+        if x.is_nan() {
+            None
+        } else {
+            let b = x.to_bits();
+            Some((b >> 31 == 0, if b >> 31 == 1 { !b } else { b }))
+        }
+    };
+    values
+        .iter()
+        .copied()
+        .filter(|x| !x.is_nan())
+        .max_by_key(|&x| key(x))
+        .unwrap_or(f32::from_bits(0x7fc0_0000))
+}
+
+/// Elements of one partition, as raw bits, in walk order.
+fn gather_bits(sbuf: &Sbuf, inst: &Instruction, p: usize, out: &mut Vec<u64>) {
+    let size = inst.in_dtype.size();
+    let part = sbuf.partition(p);
+    let src = &inst.raw.src;
+    out.extend(
+        src.offsets(size)
+            .map(|o| inst.in_dtype.load_bits(&part[o..o + size])),
+    );
+}
+
+/// Elements of one partition as binary32 (× scale for AVERAGE), in walk order.
+fn gather_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, out: &mut Vec<f32>) {
+    let size = inst.in_dtype.size();
+    let part = sbuf.partition(p);
+    let src = &inst.raw.src;
+    let dtype = inst.in_dtype;
+    let scale = inst.scale;
+    let average = inst.reduce_op == ReduceOp::Average;
+    // Fast path: fp32 with a contiguous innermost dimension.
+    if dtype == Dtype::Fp32 && src.step_elem[0] == 1 && !average {
+        let n0 = src.num_elem[0] as usize;
+        let [_, n1, n2, n3] = src.num_elem.map(|n| n as i64);
+        let [_, s1, s2, s3] = src.step_elem.map(|s| s as i64);
+        let base = src.offset() as i64;
+        for i3 in 0..n3 {
+            for i2 in 0..n2 {
+                for i1 in 0..n1 {
+                    let start = (base + (i1 * s1 + i2 * s2 + i3 * s3) * 4) as usize;
+                    out.extend(
+                        part[start..start + 4 * n0]
+                            .chunks_exact(4)
+                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                    );
+                }
+            }
+        }
+        return;
+    }
+    out.extend(src.offsets(size).map(|o| {
+        let x = dtype.to_f32(dtype.load_bits(&part[o..o + size]));
+        if average {
+            x * scale
+        } else {
+            x
+        }
+    }));
+}
+
+/// Fold one sequence of binary32 values by the instruction's ARITH op.
+fn fold_arith(inst: &Instruction, values: &[f32], order: SumOrder) -> f32 {
+    match inst.reduce_op {
+        ReduceOp::Max => maximum_number(values),
+        _ => sum(values, order),
+    }
+}
+
+fn fold_bits(op: ReduceOp, values: impl Iterator<Item = u64>) -> u64 {
+    match op {
+        ReduceOp::BitwiseAnd => values.fold(u64::MAX, |a, b| a & b),
+        ReduceOp::BitwiseOr => values.fold(0, |a, b| a | b),
+        _ => values.fold(0, |a, b| a ^ b),
+    }
+}
+
+/// The SBUF is not the size the instruction was validated against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SbufMismatch {
+    pub validated: usize,
+    pub sbuf: usize,
+}
+
+impl std::fmt::Display for SbufMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the instruction was validated for partitions of {} bytes but the SBUF has {}",
+            self.validated, self.sbuf
+        )
+    }
+}
+
+/// Run a validated instruction: read the src pattern in every active
+/// partition, fold, and write the dst pattern. Validation guarantees every
+/// access is inside an SBUF of the validated size; nothing is written before
+/// every value is known.
+pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(), SbufMismatch> {
+    if inst.partition_bytes != sbuf.partition_bytes {
+        return Err(SbufMismatch {
+            validated: inst.partition_bytes,
+            sbuf: sbuf.partition_bytes,
+        });
+    }
+    let p0 = inst.raw.src.partition();
+    let partitions = p0..p0 + inst.channels;
+    let out_size = inst.out_dtype.size();
+    let results: Vec<u64> = match (inst.opcode, inst.reduce_axis) {
+        (Opcode::CrossLaneReduceArith, ReduceAxis::All) => {
+            let mut values = Vec::new();
+            for p in partitions {
+                gather_f32(sbuf, inst, p, &mut values);
+            }
+            vec![inst.out_dtype.from_f32(fold_arith(inst, &values, order))]
+        }
+        (Opcode::CrossLaneReduceArith, ReduceAxis::Partitions) => {
+            let per: Vec<Vec<f32>> = partitions
+                .map(|p| {
+                    let mut v = Vec::new();
+                    gather_f32(sbuf, inst, p, &mut v);
+                    v
+                })
+                .collect();
+            let n = per.first().map_or(0, Vec::len);
+            let mut column = Vec::with_capacity(per.len());
+            (0..n)
+                .map(|k| {
+                    column.clear();
+                    column.extend(per.iter().map(|v| v[k]));
+                    inst.out_dtype.from_f32(fold_arith(inst, &column, order))
+                })
+                .collect()
+        }
+        (Opcode::CrossLaneReduceBitvec, ReduceAxis::All) => {
+            let mut bits = Vec::new();
+            for p in partitions {
+                gather_bits(sbuf, inst, p, &mut bits);
+            }
+            vec![fold_bits(inst.reduce_op, bits.into_iter())]
+        }
+        (Opcode::CrossLaneReduceBitvec, ReduceAxis::Partitions) => {
+            let per: Vec<Vec<u64>> = partitions
+                .map(|p| {
+                    let mut v = Vec::new();
+                    gather_bits(sbuf, inst, p, &mut v);
+                    v
+                })
+                .collect();
+            let n = per.first().map_or(0, Vec::len);
+            (0..n)
+                .map(|k| fold_bits(inst.reduce_op, per.iter().map(|v| v[k])))
+                .collect()
+        }
+    };
+    let dst = inst.raw.dst;
+    let dp = dst.partition();
+    for (o, value) in dst.offsets(out_size).zip(results) {
+        // In range: rule 9 checked every byte of the dst pattern.
+        let _ = sbuf.write(dp, o, &value.to_le_bytes()[..out_size]);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn beat_tree_pairs_neighbours_and_passes_the_odd_lane_up() {
+        // ((a+b)+(c+d)) + e, not (((a+b)+c)+d)+e.
+        let v = [1e8f32, 1.0, -1e8, 1.0, 0.5];
+        assert_eq!(beat_tree(&v), ((1e8f32 + 1.0) + (-1e8 + 1.0)) + 0.5);
+        assert_eq!(sum(&[-0.0], SumOrder::Tree).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(
+            sum(&[-0.0, -0.0], SumOrder::Tree).to_bits(),
+            (-0.0f32).to_bits()
+        );
+        // 2^24 + 1 rounds back to 2^24; 2^24 + 2 is exact.
+        let seq = [16_777_216f32, 1.0, 1.0, 1.0];
+        assert_eq!(sum(&seq, SumOrder::Sequential), 16_777_216.0);
+        assert_eq!(sum(&seq, SumOrder::Tree), 16_777_218.0);
+        assert_ne!(sum(&seq, SumOrder::Tree), sum(&seq, SumOrder::Sequential));
+    }
+
+    #[test]
+    fn beats_accumulate_left_to_right() {
+        let v: Vec<f32> = (0..40).map(|i| i as f32 * 0.1).collect();
+        let want = (beat_tree(&v[0..16]) + beat_tree(&v[16..32])) + beat_tree(&v[32..40]);
+        assert_eq!(sum(&v, SumOrder::Tree).to_bits(), want.to_bits());
+    }
+
+    #[test]
+    fn maximum_number_ignores_nans_and_orders_zeros() {
+        assert_eq!(maximum_number(&[f32::NAN, -0.0, 0.0]).to_bits(), 0);
+        assert_eq!(maximum_number(&[0.0, -0.0]).to_bits(), 0);
+        assert_eq!(maximum_number(&[-0.0, f32::NAN]).to_bits(), 0x8000_0000);
+        assert_eq!(maximum_number(&[f32::NAN, f32::NAN]).to_bits(), 0x7fc0_0000);
+        assert_eq!(maximum_number(&[f32::NEG_INFINITY, -3.0]), -3.0);
+    }
+}

@@ -1,0 +1,523 @@
+//! `crosslane exec`, `decode` and `encode`: the JSON Lines protocol of
+//! instruction.md §5 and the field-level views of the 64-byte instruction.
+
+use crosslane_golden::instruction::exec::{execute, Sbuf, SumOrder};
+use crosslane_golden::instruction::{
+    Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES,
+    PARTITIONS,
+};
+use serde_json::{Map, Value};
+
+/// The largest partition the byte-offset field (21 bits) can address.
+pub const MAX_PARTITION_BYTES: usize = 1 << 21;
+
+fn json_str(s: &str) -> String {
+    Value::String(s.to_string()).to_string()
+}
+
+fn with_id(id: &Option<Value>, rest: String) -> String {
+    match id {
+        Some(id) => format!("{{\"id\": {id}, {rest}}}"),
+        None => format!("{{{rest}}}"),
+    }
+}
+
+fn uint(obj: &Map<String, Value>, key: &str, what: &str) -> Result<usize, String> {
+    match obj.get(key) {
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .and_then(|v| usize::try_from(v).ok())
+            .ok_or_else(|| format!("{what}.{key} must be a non-negative integer, found {n}")),
+        Some(other) => Err(format!(
+            "{what}.{key} must be a non-negative integer, found {other}"
+        )),
+        None => Err(format!("{what} has no '{key}'")),
+    }
+}
+
+fn hex_bytes(text: &str, what: &str) -> Result<Vec<u8>, String> {
+    let body = text.strip_prefix("0x").unwrap_or(text);
+    if !body.len().is_multiple_of(2) {
+        return Err(format!(
+            "{what} has an odd number of hex digits ({})",
+            body.len()
+        ));
+    }
+    (0..body.len() / 2)
+        .map(|i| {
+            body.get(2 * i..2 * i + 2)
+                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                .ok_or_else(|| format!("{what} is not hex at digit {}", 2 * i))
+        })
+        .collect()
+}
+
+/// One exec case, answered: `Ok(read regions as hex)` or `Err(message)`.
+fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
+    let inst = match obj.get("inst") {
+        Some(Value::String(s)) => {
+            RawInstruction::from_hex(s).map_err(|e| format!("input: field 'inst': {e}"))?
+        }
+        Some(other) => {
+            return Err(format!(
+                "input: field 'inst' must be a string, found {other}"
+            ))
+        }
+        None => return Err("input: missing field 'inst'".into()),
+    };
+    let empty = Map::new();
+    let sbuf_obj = match obj.get("sbuf") {
+        Some(Value::Object(o)) => o,
+        None => &empty,
+        Some(other) => {
+            return Err(format!(
+                "input: field 'sbuf' must be an object, found {other}"
+            ))
+        }
+    };
+    let partition_bytes = if sbuf_obj.contains_key("partition_bytes") {
+        uint(sbuf_obj, "partition_bytes", "input: sbuf")?
+    } else {
+        DEFAULT_PARTITION_BYTES
+    };
+    if partition_bytes == 0 || partition_bytes > MAX_PARTITION_BYTES {
+        return Err(format!(
+            "input: sbuf.partition_bytes {partition_bytes} is not in 1..={MAX_PARTITION_BYTES}"
+        ));
+    }
+    let writes = match sbuf_obj.get("writes") {
+        None => Vec::new(),
+        Some(Value::Array(w)) => w.clone(),
+        Some(other) => {
+            return Err(format!(
+                "input: sbuf.writes must be an array, found {other}"
+            ))
+        }
+    };
+    let reads = match obj.get("read") {
+        None => Vec::new(),
+        Some(Value::Array(r)) => r.clone(),
+        Some(other) => {
+            return Err(format!(
+                "input: field 'read' must be an array, found {other}"
+            ))
+        }
+    };
+    // Check the writes and reads before touching anything.
+    let mut parsed_writes = Vec::with_capacity(writes.len());
+    for (i, w) in writes.iter().enumerate() {
+        let what = format!("input: sbuf.writes[{i}]");
+        let w = w
+            .as_object()
+            .ok_or_else(|| format!("{what} must be an object"))?;
+        let partition = uint(w, "partition", &what)?;
+        let offset = uint(w, "offset", &what)?;
+        let hex = w
+            .get("hex")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("{what} has no string 'hex'"))?;
+        let bytes = hex_bytes(hex, &format!("{what}.hex"))?;
+        if partition >= PARTITIONS
+            || offset
+                .checked_add(bytes.len())
+                .is_none_or(|end| end > partition_bytes)
+        {
+            return Err(format!(
+                "{what}: partition {partition} bytes {offset}..+{} are outside the SBUF (128 partitions of {partition_bytes} bytes)",
+                bytes.len()
+            ));
+        }
+        parsed_writes.push((partition, offset, bytes));
+    }
+    let mut parsed_reads = Vec::with_capacity(reads.len());
+    for (i, r) in reads.iter().enumerate() {
+        let what = format!("input: read[{i}]");
+        let r = r
+            .as_object()
+            .ok_or_else(|| format!("{what} must be an object"))?;
+        parsed_reads.push((
+            uint(r, "partition", &what)?,
+            uint(r, "offset", &what)?,
+            uint(r, "len", &what)?,
+            what,
+        ));
+    }
+    for (p, o, len, what) in &parsed_reads {
+        if *p >= PARTITIONS || o.checked_add(*len).is_none_or(|end| end > partition_bytes) {
+            return Err(format!(
+                "{what}: partition {p} bytes {o}..+{len} are outside the SBUF (128 partitions of {partition_bytes} bytes)"
+            ));
+        }
+    }
+    let valid = inst.validate(partition_bytes).map_err(|e| e.to_string())?;
+    let mut sbuf = Sbuf::new(partition_bytes);
+    for (i, (p, o, bytes)) in parsed_writes.iter().enumerate() {
+        sbuf.write(*p, *o, bytes)
+            .map_err(|e| format!("input: sbuf.writes[{i}]: {e}"))?;
+    }
+    execute(&valid, &mut sbuf, SumOrder::Tree).map_err(|e| format!("input: {e}"))?;
+    parsed_reads
+        .iter()
+        .map(|(p, o, len, what)| {
+            sbuf.read(*p, *o, *len)
+                .map(|b| b.iter().map(|x| format!("{x:02x}")).collect())
+                .map_err(|e| format!("{what}: {e}"))
+        })
+        .collect()
+}
+
+/// Answer one input line (1-based `lineno`).
+pub fn answer_line(line: &str, lineno: usize) -> String {
+    let value: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => {
+            let msg = if line.trim().is_empty() {
+                "empty line".to_string()
+            } else {
+                format!("not JSON: {e}")
+            };
+            return with_id(
+                &None,
+                format!(
+                    "\"error\": {}",
+                    json_str(&format!("input: line {lineno}: {msg}"))
+                ),
+            );
+        }
+    };
+    let Value::Object(obj) = value else {
+        return with_id(
+            &None,
+            format!(
+                "\"error\": {}",
+                json_str(&format!("input: line {lineno}: expected a JSON object"))
+            ),
+        );
+    };
+    let id = obj.get("id").cloned();
+    match run_case(&obj) {
+        Ok(reads) => {
+            let list: Vec<String> = reads.iter().map(|r| json_str(r)).collect();
+            with_id(&id, format!("\"read\": [{}]", list.join(", ")))
+        }
+        Err(msg) => {
+            // Malformed input names its line; a rejected instruction's message
+            // begins with its rule.
+            let msg = match msg.strip_prefix("input: ") {
+                Some(rest) => format!("input: line {lineno}: {rest}"),
+                None => msg,
+            };
+            with_id(&id, format!("\"error\": {}", json_str(&msg)))
+        }
+    }
+}
+
+/// The fields of an instruction, one per line, then the verdict.
+pub fn describe(raw: &RawInstruction, partition_bytes: usize) -> (String, bool) {
+    let mut s = String::new();
+    let opcode = Opcode::from_code(raw.opcode).map_or("(unknown)", Opcode::name);
+    s.push_str(&format!("opcode: {:#04x} {opcode}\n", raw.opcode));
+    s.push_str(&format!(
+        "header: {}\n",
+        raw.header
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    ));
+    s.push_str(&format!(
+        "events: {}\n",
+        raw.events
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    ));
+    let tensor = |name: &str, t: &Tensor4d| {
+        format!(
+            "{name}.start_addr: {:#010x} (mode {}, partition {}, offset {})\n{name}.step_elem: {:?}\n{name}.num_elem: {:?}\n",
+            t.start_addr,
+            if t.mode() == 0 && !t.bit28() { "immediate".to_string() } else { format!("{:03b}{}", t.mode(), if t.bit28() { " bit28" } else { "" }) },
+            t.partition(),
+            t.offset(),
+            t.step_elem,
+            t.num_elem
+        )
+    };
+    s.push_str(&tensor("src", &raw.src));
+    let dtype =
+        |c: u8| Dtype::from_code(c).map_or("(invalid)".to_string(), |d| d.name().to_string());
+    s.push_str(&format!(
+        "in_dtype: {:#04x} {}\n",
+        raw.in_dtype,
+        dtype(raw.in_dtype)
+    ));
+    s.push_str(&format!(
+        "out_dtype: {:#04x} {}\n",
+        raw.out_dtype,
+        dtype(raw.out_dtype)
+    ));
+    s.push_str(&format!(
+        "num_active_channels: {}\n",
+        raw.num_active_channels
+    ));
+    s.push_str(&format!(
+        "reduce_op: {} {}\n",
+        raw.reduce_op,
+        ReduceOp::from_code(raw.reduce_op).map_or("(unknown)", ReduceOp::name)
+    ));
+    s.push_str(&format!(
+        "reduce_axis: {} {}\n",
+        raw.reduce_axis,
+        ReduceAxis::from_code(raw.reduce_axis).map_or("(unknown)", ReduceAxis::name)
+    ));
+    s.push_str(&format!(
+        "reserved0: {}\n",
+        raw.reserved0
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    ));
+    s.push_str(&format!(
+        "scale: {:#010x} ({:?})\n",
+        raw.scale,
+        f32::from_bits(raw.scale)
+    ));
+    s.push_str(&tensor("dst", &raw.dst));
+    match raw.validate(partition_bytes) {
+        Ok(_) => {
+            s.push_str("valid\n");
+            (s, true)
+        }
+        Err(e) => {
+            s.push_str(&format!("rejected: {e}\n"));
+            (s, false)
+        }
+    }
+}
+
+fn code_or_name<T>(
+    v: Option<&Value>,
+    key: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    code: impl Fn(T) -> u8,
+) -> Result<Option<u8>, String> {
+    match v {
+        None => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .and_then(|x| u8::try_from(x).ok())
+            .map(Some)
+            .ok_or_else(|| format!("'{key}' {n} is not a byte")),
+        Some(Value::String(s)) => parse(s)
+            .map(|t| Some(code(t)))
+            .ok_or_else(|| format!("'{key}' '{s}' is not a known name")),
+        Some(other) => Err(format!("'{key}' must be a name or a number, found {other}")),
+    }
+}
+
+fn fixed_hex<const N: usize>(v: Option<&Value>, key: &str) -> Result<[u8; N], String> {
+    match v {
+        None => Ok([0; N]),
+        Some(Value::String(s)) => {
+            let b = hex_bytes(s, key)?;
+            b.try_into()
+                .map_err(|_| format!("'{key}' must be {} hex digits", 2 * N))
+        }
+        Some(other) => Err(format!("'{key}' must be a hex string, found {other}")),
+    }
+}
+
+fn tensor_from(v: Option<&Value>, key: &str) -> Result<Tensor4d, String> {
+    let mut t = Tensor4d {
+        start_addr: 0,
+        step_elem: [1; 4],
+        num_elem: [1; 4],
+    };
+    let Some(v) = v else { return Ok(t) };
+    let o = v
+        .as_object()
+        .ok_or_else(|| format!("'{key}' must be an object"))?;
+    if let Some(a) = o.get("start_addr") {
+        t.start_addr = a
+            .as_u64()
+            .and_then(|x| u32::try_from(x).ok())
+            .ok_or_else(|| format!("'{key}.start_addr' must be a 32-bit number"))?;
+    } else {
+        let partition = if o.contains_key("partition") {
+            uint(o, "partition", key)?
+        } else {
+            0
+        };
+        let offset = if o.contains_key("offset") {
+            uint(o, "offset", key)?
+        } else {
+            0
+        };
+        if partition >= PARTITIONS || offset >= 1 << 21 {
+            return Err(format!(
+                "'{key}' partition {partition} / offset {offset} do not fit an immediate address"
+            ));
+        }
+        t.start_addr = Tensor4d::immediate(partition, offset);
+    }
+    if let Some(s) = o.get("step") {
+        let a = s
+            .as_array()
+            .filter(|a| a.len() == 4)
+            .ok_or_else(|| format!("'{key}.step' must be 4 numbers"))?;
+        for (d, x) in a.iter().enumerate() {
+            t.step_elem[d] = x
+                .as_i64()
+                .and_then(|x| i16::try_from(x).ok())
+                .ok_or_else(|| format!("'{key}.step[{d}]' must be an int16"))?;
+        }
+    }
+    if let Some(n) = o.get("num") {
+        let a = n
+            .as_array()
+            .filter(|a| a.len() == 4)
+            .ok_or_else(|| format!("'{key}.num' must be 4 numbers"))?;
+        for (d, x) in a.iter().enumerate() {
+            t.num_elem[d] = x
+                .as_u64()
+                .and_then(|x| u16::try_from(x).ok())
+                .ok_or_else(|| format!("'{key}.num[{d}]' must be a uint16"))?;
+        }
+    }
+    Ok(t)
+}
+
+/// Build an instruction from named fields (JSON). Missing fields take
+/// defaults: ARITH, FP32 in and out, 1 channel, ADD, All, scale 1.0, and
+/// tensors at partition 0 offset 0 with steps and counts of 1.
+pub fn encode_json(text: &str) -> Result<RawInstruction, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let o = v.as_object().ok_or("expected a JSON object")?;
+    let known = [
+        "opcode",
+        "header",
+        "events",
+        "src",
+        "in_dtype",
+        "out_dtype",
+        "num_active_channels",
+        "reduce_op",
+        "reduce_axis",
+        "reserved0",
+        "scale",
+        "dst",
+    ];
+    if let Some(k) = o.keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown field '{k}' (fields: {})",
+            known.join(", ")
+        ));
+    }
+    let opcode = code_or_name(
+        o.get("opcode"),
+        "opcode",
+        |s| match s.to_ascii_uppercase().as_str() {
+            "ARITH" | "CROSS_LANE_REDUCE_ARITH" => Some(Opcode::CrossLaneReduceArith),
+            "BITVEC" | "CROSS_LANE_REDUCE_BITVEC" => Some(Opcode::CrossLaneReduceBitvec),
+            _ => None,
+        },
+        |op| op as u8,
+    )?
+    .unwrap_or(0x7c);
+    let dtype = |key: &str| code_or_name(o.get(key), key, Dtype::from_name, Dtype::code);
+    let reduce_op = code_or_name(
+        o.get("reduce_op"),
+        "reduce_op",
+        |s| {
+            ReduceOp::ALL
+                .into_iter()
+                .find(|r| r.name().eq_ignore_ascii_case(s))
+        },
+        |r| r as u8,
+    )?
+    .unwrap_or(0);
+    let reduce_axis = code_or_name(
+        o.get("reduce_axis"),
+        "reduce_axis",
+        |s| {
+            [ReduceAxis::All, ReduceAxis::Partitions]
+                .into_iter()
+                .find(|a| a.name().eq_ignore_ascii_case(s))
+        },
+        |a| a as u8,
+    )?
+    .unwrap_or(0);
+    let channels = match o.get("num_active_channels") {
+        None => 1,
+        Some(n) => n
+            .as_u64()
+            .and_then(|x| u8::try_from(x).ok())
+            .ok_or("'num_active_channels' must be 0..255")?,
+    };
+    let scale = match o.get("scale") {
+        None => 1.0f32,
+        Some(x) => x.as_f64().ok_or("'scale' must be a number")? as f32,
+    };
+    Ok(RawInstruction {
+        opcode,
+        header: fixed_hex::<3>(o.get("header"), "header")?,
+        events: fixed_hex::<8>(o.get("events"), "events")?,
+        src: tensor_from(o.get("src"), "src")?,
+        in_dtype: dtype("in_dtype")?.unwrap_or(Dtype::Fp32.code()),
+        out_dtype: dtype("out_dtype")?.unwrap_or(Dtype::Fp32.code()),
+        num_active_channels: channels,
+        reduce_op,
+        reduce_axis,
+        reserved0: fixed_hex::<3>(o.get("reserved0"), "reserved0")?,
+        scale: scale.to_bits(),
+        dst: tensor_from(o.get("dst"), "dst")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_lines_name_the_line() {
+        assert_eq!(
+            answer_line("{", 3),
+            r#"{"error": "input: line 3: not JSON: EOF while parsing an object at line 1 column 1"}"#
+        );
+        assert_eq!(
+            answer_line(r#"{"id": 4}"#, 4),
+            r#"{"id": 4, "error": "input: line 4: missing field 'inst'"}"#
+        );
+        assert_eq!(
+            answer_line(r#"{"id": 5, "inst": "zz"}"#, 5),
+            r#"{"id": 5, "error": "input: line 5: field 'inst': expected 128 hex digits, found 2"}"#
+        );
+    }
+
+    #[test]
+    fn encode_builds_what_decode_shows() {
+        let raw = encode_json(
+            r#"{"opcode": "BITVEC", "in_dtype": "UINT16", "out_dtype": "INT16", "num_active_channels": 8,
+                "reduce_op": "BITWISE_XOR", "reduce_axis": "Partitions", "scale": 0.5,
+                "src": {"partition": 3, "offset": 64, "step": [-1, 3, 9, 9], "num": [3, 3, 1, 1]},
+                "dst": {"partition": 7, "offset": 128, "step": [1, 3, 9, 9], "num": [3, 3, 1, 1]},
+                "events": "0102030405060708"}"#,
+        )
+        .unwrap();
+        assert_eq!(raw.opcode, 0x7d);
+        assert_eq!(raw.src.partition(), 3);
+        assert_eq!(raw.src.step_elem, [-1, 3, 9, 9]);
+        assert_eq!(raw.events, [1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(f32::from_bits(raw.scale), 0.5);
+        let (text, ok) = describe(&raw, 4096);
+        assert!(ok, "{text}");
+        assert!(
+            text.contains("reduce_op: 5 BITWISE_XOR")
+                && text.contains("src.step_elem: [-1, 3, 9, 9]"),
+            "{text}"
+        );
+        assert_eq!(RawInstruction::from_hex(&raw.to_hex()).unwrap(), raw);
+        assert!(encode_json(r#"{"bogus": 1}"#)
+            .unwrap_err()
+            .starts_with("unknown field 'bogus'"));
+    }
+}

@@ -1,0 +1,202 @@
+//! `crosslane exec`, `decode` and `encode` through the built binary, and the
+//! exec protocol on arbitrary lines.
+
+use crosslane_sim::exec_protocol::answer_line;
+use proptest::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/examples")
+}
+
+fn run(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every worked example: reads byte for byte; errors begin with the rule
+/// the example names (`…` stands for the rest of the message).
+#[test]
+fn exec_matches_the_worked_examples() {
+    let cases = std::fs::read_to_string(examples().join("exec-cases.jsonl")).unwrap();
+    let expected = std::fs::read_to_string(examples().join("exec-expected.jsonl")).unwrap();
+    let (code, out, err) = run(&["exec"], &cases);
+    assert_eq!(code, 0, "{err}");
+    let got: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let want: Vec<serde_json::Value> = expected
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g["id"], w["id"]);
+        match w.get("error").and_then(|e| e.as_str()) {
+            Some(e) => {
+                let prefix = e.trim_end_matches('…');
+                let msg = g["error"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("want an error, got {g}"));
+                assert!(
+                    msg.starts_with(prefix),
+                    "{msg} does not start with {prefix}"
+                );
+            }
+            None => assert_eq!(g["read"], w["read"], "case {}", w["id"]),
+        }
+    }
+    assert_eq!(got.len(), 14);
+}
+
+#[test]
+fn decode_prints_fields_and_the_failing_rule() {
+    let cases = std::fs::read_to_string(examples().join("exec-cases.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(cases.lines().nth(1).unwrap()).unwrap();
+    let hex = first["inst"].as_str().unwrap();
+    let (code, out, _) = run(&["decode", hex], "");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("opcode: 0x7c CROSS_LANE_REDUCE_ARITH"),
+        "{out}"
+    );
+    assert!(out.contains("src.step_elem: [-1, 8, 16, 16]"), "{out}");
+    assert!(out.contains("out_dtype: 0x0b FP32R"), "{out}");
+    assert!(out.trim_end().ends_with("valid"), "{out}");
+    let bad: serde_json::Value = serde_json::from_str(cases.lines().next().unwrap()).unwrap();
+    let (code, out, _) = run(&["decode", bad["inst"].as_str().unwrap()], "");
+    assert_eq!(code, 1);
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("rejected: out_dtype: "),
+        "{out}"
+    );
+    let (code, _, err) = run(&["decode", "12"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("expected 128 hex digits, found 2"), "{err}");
+}
+
+#[test]
+fn encode_then_exec_runs_the_instruction() {
+    let spec = r#"{"opcode": "ARITH", "in_dtype": "INT16", "out_dtype": "INT32", "num_active_channels": 2,
+                   "reduce_op": "ADD", "reduce_axis": "All",
+                   "src": {"partition": 4, "offset": 0, "step": [1, 1, 1, 1], "num": [4, 1, 1, 1]},
+                   "dst": {"partition": 0, "offset": 64}}"#;
+    let (code, hex, err) = run(&["encode", "--json", spec], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    let hex = hex.trim();
+    assert_eq!(hex.len(), 128);
+    let case = format!(
+        "{{\"id\": \"x\", \"inst\": \"{hex}\", \"sbuf\": {{\"partition_bytes\": 4096, \"writes\": [\
+         {{\"partition\": 4, \"offset\": 0, \"hex\": \"01000200ffff0a00\"}},\
+         {{\"partition\": 5, \"offset\": 0, \"hex\": \"0100010001000100\"}}]}},\
+         \"read\": [{{\"partition\": 0, \"offset\": 64, \"len\": 4}}]}}\n"
+    );
+    let (code, out, err) = run(&["exec"], &case);
+    assert_eq!(code, 0, "{err}");
+    // 1 + 2 - 1 + 10 + 4 × 1 = 16.
+    assert_eq!(out.trim(), r#"{"id": "x", "read": ["10000000"]}"#);
+    let (code, _, err) = run(&["encode"], "{\"in_dtype\": \"FP33\"}");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("'in_dtype' 'FP33' is not a known name"),
+        "{err}"
+    );
+}
+
+#[test]
+fn exec_errors_name_the_line_and_the_run_goes_on() {
+    let input = "nope\n{\"id\": 2, \"inst\": \"00\"}\n\n{\"id\": 4, \"inst\": \"".to_string()
+        + &"0".repeat(128)
+        + "\"}\n";
+    let (code, out, _) = run(&["exec"], &input);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert!(
+        lines[0].starts_with(r#"{"error": "input: line 1: not JSON"#),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains("input: line 2: field 'inst': expected 128 hex digits"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], r#"{"error": "input: line 3: empty line"}"#);
+    assert!(
+        lines[3].starts_with(r#"{"id": 4, "error": "opcode: "#),
+        "{}",
+        lines[3]
+    );
+}
+
+#[test]
+fn out_of_range_writes_and_reads_are_errors_and_write_nothing() {
+    // A valid instruction (defaults: one fp32 at partition 0, offset 0).
+    let inst = crosslane_sim::exec_protocol::encode_json("{}")
+        .unwrap()
+        .to_hex();
+    let line = format!(
+        "{{\"inst\": \"{inst}\", \"sbuf\": {{\"partition_bytes\": 16, \"writes\": [{{\"partition\": 127, \"offset\": 15, \"hex\": \"0000\"}}]}}}}"
+    );
+    let out = answer_line(&line, 1);
+    assert_eq!(
+        out,
+        r#"{"error": "input: line 1: sbuf.writes[0]: partition 127 bytes 15..+2 are outside the SBUF (128 partitions of 16 bytes)"}"#
+    );
+    let line = format!("{{\"inst\": \"{inst}\", \"sbuf\": {{\"partition_bytes\": 16}}, \"read\": [{{\"partition\": 0, \"offset\": 10, \"len\": 7}}]}}");
+    let out = answer_line(&line, 2);
+    assert!(
+        out.contains("input: line 2: read[0]: partition 0 bytes 10..+7 are outside the SBUF"),
+        "{out}"
+    );
+    let big = format!("{{\"inst\": \"{inst}\", \"sbuf\": {{\"partition_bytes\": 4194304}}}}");
+    assert!(answer_line(&big, 3)
+        .contains("input: line 3: sbuf.partition_bytes 4194304 is not in 1..=2097152"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    #[test]
+    fn arbitrary_exec_lines_never_panic(line in ".{0,200}") {
+        let out = answer_line(&line, 1);
+        let ok = out.starts_with('{') && out.contains("\"error\"");
+        prop_assert!(ok, "{}", out);
+    }
+
+    #[test]
+    fn arbitrary_instructions_on_a_small_sbuf_always_decide(inst in prop::collection::vec(any::<u8>(), 64), pb in 1usize..300) {
+        let hex: String = inst.iter().map(|b| format!("{b:02x}")).collect();
+        let line = format!(
+            "{{\"id\": 1, \"inst\": \"{hex}\", \"sbuf\": {{\"partition_bytes\": {pb}}}, \"read\": [{{\"partition\": 0, \"offset\": 0, \"len\": 1}}]}}"
+        );
+        let out = answer_line(&line, 1);
+        prop_assert!(out.contains("\"read\"") || out.contains("\"error\""), "{}", out);
+    }
+}
