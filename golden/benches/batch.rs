@@ -3,7 +3,7 @@
 //! Throughput is reported in elements = vectors.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use crosslane_golden::{eval_batch_into, Op, Vec512};
+use crosslane_golden::{eval_batch_into, BatchOut, Op, Vec512};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -41,7 +41,7 @@ fn bench(c: &mut Criterion) {
         "rxor_2nx8",
     ] {
         let op = Op::from_name(name).unwrap();
-        let mut out = Vec::new();
+        let mut out = BatchOut::default();
         g.bench_function(name, |b| {
             b.iter(|| {
                 eval_batch_into(op, black_box(&vecs), None, &mut out).unwrap();

@@ -17,7 +17,7 @@ pub mod vector;
 
 pub use campaign::{Case, Observed, SplitMix64};
 pub use ops::{Family, Fold, Form, Op, BASE_OPS, OP_SELECT_BITS};
-pub use reduce::{eval_batch, eval_batch_into, BatchLengthError, Outcome};
+pub use reduce::{eval_batch, eval_batch_into, BatchLengthError, BatchOut, Outcome};
 pub use vector::{parse_hex_u64, HexError, Vec512};
 
 impl Outcome {

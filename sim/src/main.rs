@@ -25,6 +25,18 @@ enum Command {
         #[arg(long, value_enum, default_value = "golden")]
         engine: EngineKind,
     },
+    /// Run the generated self-checking testbench on Verilator and/or Icarus.
+    Testbench {
+        /// verilator, icarus, or both.
+        #[arg(long, default_value = "both")]
+        sim: String,
+        /// Vector file ($readmemh records); default generated/tb/vectors.hex.
+        #[arg(long, default_value = "generated/tb/vectors.hex")]
+        vectors: std::path::PathBuf,
+        /// Where runs write (VCDs of failing vectors land here).
+        #[arg(long, default_value = "target/crosslane-tb")]
+        workdir: std::path::PathBuf,
+    },
     /// Print the fields of a 64-byte instruction (128 hex digits) and whether it is valid.
     Decode {
         hex: String,
@@ -105,6 +117,62 @@ fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
         println!("wrote {}", p.display());
     }
     Ok(true)
+}
+
+fn testbench(
+    which: &str,
+    vectors: &std::path::Path,
+    workdir: &std::path::Path,
+) -> Result<bool, String> {
+    use crosslane_sim::simulators::{self, Simulator};
+    let sims = match which {
+        "verilator" => vec![Simulator::Verilator],
+        "icarus" => vec![Simulator::Icarus],
+        "both" => vec![Simulator::Verilator, Simulator::Icarus],
+        other => {
+            return Err(format!(
+                "crosslane testbench: --sim {other}: expected verilator, icarus or both"
+            ))
+        }
+    };
+    let text = std::fs::read_to_string(vectors).map_err(|e| {
+        format!(
+            "crosslane testbench: cannot read {}: {e}",
+            vectors.display()
+        )
+    })?;
+    let count = text
+        .lines()
+        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
+        .count();
+    let vectors =
+        std::fs::canonicalize(vectors).map_err(|e| format!("crosslane testbench: {e}"))?;
+    let mut all_ok = true;
+    for sim in sims {
+        let dir = workdir.join(sim.name());
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("crosslane testbench: cannot create {}: {e}", dir.display()))?;
+        let build = simulators::build(sim).map_err(|e| format!("crosslane testbench: {e}"))?;
+        let run = simulators::run_tb_keeping_vcd(&build, &vectors, count, &dir)
+            .map_err(|e| format!("crosslane testbench: {e}"))?;
+        print!("{}", run.stdout);
+        println!(
+            "{}: {} passed, {} failed in {:.2} s",
+            sim.name(),
+            run.passed,
+            run.failed,
+            run.secs
+        );
+        if let Some(vcd) = &run.vcd {
+            println!(
+                "{}: VCD of the failing vectors: {}",
+                sim.name(),
+                vcd.display()
+            );
+        }
+        all_ok &= run.ok();
+    }
+    Ok(all_ok)
 }
 
 fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
@@ -355,6 +423,11 @@ fn main() -> ExitCode {
             hex,
             partition_bytes,
         } => decode(&hex, partition_bytes),
+        Command::Testbench {
+            sim,
+            vectors,
+            workdir,
+        } => testbench(&sim, &vectors, &workdir),
         Command::Exec => exec().map(|_| true),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),

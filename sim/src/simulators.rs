@@ -258,6 +258,8 @@ pub struct TbRun {
     pub exit_ok: bool,
     pub stdout: String,
     pub secs: f64,
+    /// For a failing run: a VCD of the failing vectors re-run under Icarus.
+    pub vcd: Option<PathBuf>,
 }
 
 impl TbRun {
@@ -318,7 +320,63 @@ pub fn run_tb(
         exit_ok: out.status.success(),
         stdout,
         secs,
+        vcd: None,
     })
+}
+
+/// Indices of the vectors a testbench run reported as wrong.
+pub fn failing_vectors(stdout: &str) -> Vec<usize> {
+    let mut v: Vec<usize> = stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("ERROR vector ")?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Run the testbench; when it fails, re-run the vectors it reported (at
+/// most 20) under Icarus with a VCD dump into `workdir` and keep its path.
+pub fn run_tb_keeping_vcd(
+    build: &Build,
+    vectors: &Path,
+    count: usize,
+    workdir: &Path,
+) -> Result<TbRun, EngineError> {
+    let mut run = run_tb(build, vectors, count, false, workdir)?;
+    if run.ok() {
+        return Ok(run);
+    }
+    let text = std::fs::read_to_string(vectors).unwrap_or_default();
+    let records: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
+        .collect();
+    let picked: Vec<&str> = failing_vectors(&run.stdout)
+        .into_iter()
+        .filter_map(|i| records.get(i).copied())
+        .collect();
+    if picked.is_empty() {
+        return Ok(run);
+    }
+    let icarus = match build.sim {
+        Simulator::Icarus => build.clone(),
+        Simulator::Verilator => self::build(Simulator::Icarus)?,
+    };
+    let file = workdir.join("failing-vectors.hex");
+    generate::write_atomic(&file, (picked.join("\n") + "\n").as_bytes()).map_err(EngineError)?;
+    run_tb(&icarus, &file, picked.len(), true, workdir)?;
+    let vcd = workdir.join("crosslane_reduce_tb.vcd");
+    if vcd.is_file() {
+        run.vcd = Some(vcd);
+    }
+    Ok(run)
 }
 
 /// A temporary file in the cache, removed when dropped.
@@ -535,6 +593,12 @@ mod tests {
         assert_eq!(summary("x\n12 passed, 0 failed\n"), Some((12, 0)));
         assert_eq!(summary("3 passed, 1 failed\nFATAL\n"), None);
         assert_eq!(summary(""), None);
+    }
+
+    #[test]
+    fn failing_vectors_are_read_from_the_error_lines() {
+        let out = "ERROR vector 7 (op 001, clock 9): got\nERROR clock 3: out_valid_o\nERROR vector 2 (op 1)\nERROR vector 7 (x)\n";
+        assert_eq!(failing_vectors(out), vec![2, 7]);
     }
 
     #[test]

@@ -115,10 +115,17 @@ fn testbench_fails_when_it_should(sim: Simulator) {
     text = bad.join("\n") + "\n";
     let path = dir.join("bad.hex");
     std::fs::write(&path, text).unwrap();
-    let run = simulators::run_tb(&build, &path, 3, false, &dir).unwrap();
+    let run = simulators::run_tb_keeping_vcd(&build, &path, 3, &dir).unwrap();
     assert!(!run.ok() && !run.exit_ok, "{}", run.stdout);
     assert_eq!((run.passed, run.failed), (4, 2), "{}", run.stdout);
     assert!(run.stdout.contains("ERROR vector 1"), "{}", run.stdout);
+    // The failing vector was re-run under Icarus and its VCD kept.
+    let vcd = run.vcd.expect("a VCD of the failing run");
+    assert!(
+        std::fs::metadata(&vcd).unwrap().len() > 1000,
+        "{}",
+        vcd.display()
+    );
     let empty = simulators::run_tb(&build, &path, 0, false, &dir).unwrap();
     assert!(
         !empty.ok() && !empty.exit_ok,
