@@ -32,14 +32,7 @@ fn bench(c: &mut Criterion) {
             black_box(acc)
         })
     });
-    for name in [
-        "radd_nx16",
-        "radds_nx16",
-        "rmax_nx16",
-        "rbmax_nx16",
-        "rmaxnum_n_2xf32",
-        "rxor_2nx8",
-    ] {
+    for name in ["radd_nx16", "radds_nx16", "rmax_nx16", "rbmax_nx16", "rmaxnum_n_2xf32", "rxor_2nx8"] {
         let op = Op::from_name(name).unwrap();
         let mut out = BatchOut::default();
         g.bench_function(name, |b| {

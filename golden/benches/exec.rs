@@ -13,11 +13,7 @@ fn bench(c: &mut Criterion) {
         header: [0; 3],
         events: [0; 8],
         // 4096 elements as 64 × 64 (dimension 1 strides over rows).
-        src: Tensor4d {
-            start_addr: Tensor4d::immediate(0, 0),
-            step_elem: [1, 64, 0, 0],
-            num_elem: [64, 64, 1, 1],
-        },
+        src: Tensor4d { start_addr: Tensor4d::immediate(0, 0), step_elem: [1, 64, 0, 0], num_elem: [64, 64, 1, 1] },
         in_dtype: Dtype::Fp32.code(),
         out_dtype: Dtype::Fp32.code(),
         num_active_channels: 128,
@@ -25,18 +21,12 @@ fn bench(c: &mut Criterion) {
         reduce_axis: ReduceAxis::All as u8,
         reserved0: [0; 3],
         scale: 1f32.to_bits(),
-        dst: Tensor4d {
-            start_addr: Tensor4d::immediate(0, 16 * 1024),
-            step_elem: [1; 4],
-            num_elem: [1; 4],
-        },
+        dst: Tensor4d { start_addr: Tensor4d::immediate(0, 16 * 1024), step_elem: [1; 4], num_elem: [1; 4] },
     };
     let inst = raw.validate(PB).expect("valid benchmark instruction");
     let mut sbuf = Sbuf::new(PB);
     for p in 0..128 {
-        let bytes: Vec<u8> = (0..n)
-            .flat_map(|i| ((i % 97) as f32 * 0.25 - p as f32).to_le_bytes())
-            .collect();
+        let bytes: Vec<u8> = (0..n).flat_map(|i| ((i % 97) as f32 * 0.25 - p as f32).to_le_bytes()).collect();
         sbuf.write(p, 0, &bytes).unwrap();
     }
     let mut g = c.benchmark_group("exec");

@@ -127,8 +127,8 @@ impl SplitMix64 {
 pub fn corner_lanes(form: Form) -> Vec<u32> {
     match form {
         Form::F16 => vec![
-            0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfd55, 0x7fff, 0x0001, 0x8001,
-            0x3c00, 0xbc00, 0x7bff, 0xfbff,
+            0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xfd55, 0x7fff, 0x0001, 0x8001, 0x3c00, 0xbc00,
+            0x7bff, 0xfbff,
         ],
         Form::F32 => vec![
             0x0000_0000,
@@ -170,13 +170,7 @@ enum Shape {
     Sprinkled,
 }
 
-const SHAPES: [Shape; 5] = [
-    Shape::Random,
-    Shape::AllEqual,
-    Shape::Ties,
-    Shape::Corners,
-    Shape::Sprinkled,
-];
+const SHAPES: [Shape; 5] = [Shape::Random, Shape::AllEqual, Shape::Ties, Shape::Corners, Shape::Sprinkled];
 
 fn lane_value(rng: &mut SplitMix64, form: Form, corners: &[u32]) -> u32 {
     if rng.below(2) == 0 {
@@ -204,9 +198,7 @@ fn random_vector(rng: &mut SplitMix64, form: Form, shape: Shape) -> Vec512 {
             }
         }
         Shape::Ties => {
-            let pool: Vec<u32> = (0..1 + rng.below(3))
-                .map(|_| lane_value(rng, form, &corners))
-                .collect();
+            let pool: Vec<u32> = (0..1 + rng.below(3)).map(|_| lane_value(rng, form, &corners)).collect();
             for l in 0..lanes {
                 let x = pool[rng.below(pool.len() as u64) as usize];
                 v.set_lane(bits, l, x);
@@ -240,10 +232,7 @@ fn random_vbool(rng: &mut SplitMix64, form: Form) -> u64 {
         2 => form.full_vbool(),
         3 => !form.full_vbool(),
         4 => 1u64 << (rng.below(form.lanes() as u64) as u32 * form.vbool_stride()),
-        5 => {
-            form.full_vbool()
-                & !(1u64 << (rng.below(form.lanes() as u64) as u32 * form.vbool_stride()))
-        }
+        5 => form.full_vbool() & !(1u64 << (rng.below(form.lanes() as u64) as u32 * form.vbool_stride())),
         _ => rng.next_u64(),
     }
 }
@@ -254,16 +243,9 @@ pub fn random_cases(op: Op, seed: u64, n: usize) -> Vec<Case> {
     (0..n)
         .map(|i| {
             let shape = SHAPES[i % SHAPES.len()];
-            let vec = if op.family.is_vbool_fold() {
-                Vec512::ZERO
-            } else {
-                random_vector(&mut rng, op.form, shape)
-            };
-            let vbool = if op.predicated || op.family.is_vbool_fold() {
-                random_vbool(&mut rng, op.form)
-            } else {
-                u64::MAX
-            };
+            let vec = if op.family.is_vbool_fold() { Vec512::ZERO } else { random_vector(&mut rng, op.form, shape) };
+            let vbool =
+                if op.predicated || op.family.is_vbool_fold() { random_vbool(&mut rng, op.form) } else { u64::MAX };
             Case::new(op, vec, vbool)
         })
         .collect()
@@ -297,9 +279,7 @@ mod tests {
         for op in Op::all().into_iter().filter(|o| !o.family.is_vbool_fold()) {
             let sign = 1u32 << (op.form.lane_bits() - 1);
             let bits = op.form.lane_bits();
-            let hit = random_cases(op, 1, 200)
-                .iter()
-                .any(|c| (0..op.lanes()).any(|l| c.vec.lane(bits, l) == sign));
+            let hit = random_cases(op, 1, 200).iter().any(|c| (0..op.lanes()).any(|l| c.vec.lane(bits, l) == sign));
             assert!(hit, "{} never drew 0x{sign:x}", op.name());
         }
     }

@@ -28,7 +28,6 @@ impl Outcome {
 
     /// The rb* lane mask as hex of lanes/4 digits.
     pub fn mask_hex(&self, op: Op) -> Option<String> {
-        self.mask
-            .map(|m| format!("{:0width$x}", m, width = op.lanes() / 4))
+        self.mask.map(|m| format!("{:0width$x}", m, width = op.lanes() / 4))
     }
 }

@@ -38,30 +38,15 @@ pub fn naive(op: Op, vec: &Vec512, vbool: u64) -> (u32, Option<u64>) {
     if op.family.is_vbool_fold() {
         let all = (0..op.lanes()).all(pred);
         let any = (0..op.lanes()).any(pred);
-        return (
-            (if op.family == Family::AndB { all } else { any }) as u32,
-            None,
-        );
+        return ((if op.family == Family::AndB { all } else { any }) as u32, None);
     }
-    let active: Vec<usize> = (0..op.lanes())
-        .filter(|&l| !op.predicated || pred(l))
-        .collect();
+    let active: Vec<usize> = (0..op.lanes()).filter(|&l| !op.predicated || pred(l)).collect();
     let lanes: Vec<u32> = active.iter().map(|&l| vec.lane(bits, l)).collect();
-    let res_mask = if op.result_bits() == 32 {
-        u32::MAX
-    } else {
-        (1u32 << op.result_bits()) - 1
-    };
-    let ones = if bits == 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
-    };
+    let res_mask = if op.result_bits() == 32 { u32::MAX } else { (1u32 << op.result_bits()) - 1 };
+    let ones = if bits == 32 { u32::MAX } else { (1u32 << bits) - 1 };
     let int_extremum = |signed: bool, max: bool| -> Option<u32> {
-        let mut sorted: Vec<(i128, u32)> = lanes
-            .iter()
-            .map(|&x| (if signed { sext(x, bits) } else { x as i128 }, x))
-            .collect();
+        let mut sorted: Vec<(i128, u32)> =
+            lanes.iter().map(|&x| (if signed { sext(x, bits) } else { x as i128 }, x)).collect();
         sorted.sort();
         let pick = if max { sorted.last() } else { sorted.first() };
         pick.map(|p| p.1)
@@ -79,33 +64,19 @@ pub fn naive(op: Op, vec: &Vec512, vbool: u64) -> (u32, Option<u64>) {
         MaxU | BMaxU => int_extremum(false, true).unwrap_or(0),
         MinU | BMinU => int_extremum(false, false).unwrap_or(ones),
         MaxNum | MinNum => {
-            let mut nums: Vec<u32> = lanes
-                .iter()
-                .copied()
-                .filter(|&x| !as_f64(x, form).is_nan())
-                .collect();
+            let mut nums: Vec<u32> = lanes.iter().copied().filter(|&x| !as_f64(x, form).is_nan()).collect();
             nums.sort_by(|a, b| as_f64(*a, form).total_cmp(&as_f64(*b, form)));
-            let pick = if op.family == MaxNum {
-                nums.last()
-            } else {
-                nums.first()
-            };
-            pick.copied().unwrap_or(if form == Form::F16 {
-                0x7e00
-            } else {
-                0x7fc0_0000
-            })
+            let pick = if op.family == MaxNum { nums.last() } else { nums.first() };
+            pick.copied().unwrap_or(if form == Form::F16 { 0x7e00 } else { 0x7fc0_0000 })
         }
         And => lanes.iter().fold(ones, |a, &b| a & b),
         Or => lanes.iter().fold(0, |a, &b| a | b),
         Xor => lanes.iter().fold(0, |a, &b| a ^ b),
         AndB | OrB => 0, // answered above
     };
-    let mask = op.family.has_mask().then(|| {
-        active
-            .iter()
-            .filter(|&&l| vec.lane(bits, l) == value)
-            .fold(0u64, |m, &l| m | 1 << l)
-    });
+    let mask = op
+        .family
+        .has_mask()
+        .then(|| active.iter().filter(|&&l| vec.lane(bits, l) == value).fold(0u64, |m, &l| m | 1 << l));
     (value, mask)
 }

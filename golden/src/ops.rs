@@ -206,34 +206,13 @@ impl Family {
 
     pub const fn fold(self) -> Fold {
         match self {
-            Family::Add => Fold::Sum {
-                signed: true,
-                saturate: false,
-            },
-            Family::AddU => Fold::Sum {
-                signed: false,
-                saturate: false,
-            },
-            Family::AddS => Fold::Sum {
-                signed: true,
-                saturate: true,
-            },
-            Family::Max | Family::BMax => Fold::Extremum {
-                signed: true,
-                max: true,
-            },
-            Family::Min | Family::BMin => Fold::Extremum {
-                signed: true,
-                max: false,
-            },
-            Family::MaxU | Family::BMaxU => Fold::Extremum {
-                signed: false,
-                max: true,
-            },
-            Family::MinU | Family::BMinU => Fold::Extremum {
-                signed: false,
-                max: false,
-            },
+            Family::Add => Fold::Sum { signed: true, saturate: false },
+            Family::AddU => Fold::Sum { signed: false, saturate: false },
+            Family::AddS => Fold::Sum { signed: true, saturate: true },
+            Family::Max | Family::BMax => Fold::Extremum { signed: true, max: true },
+            Family::Min | Family::BMin => Fold::Extremum { signed: true, max: false },
+            Family::MaxU | Family::BMaxU => Fold::Extremum { signed: false, max: true },
+            Family::MinU | Family::BMinU => Fold::Extremum { signed: false, max: false },
             Family::MaxNum => Fold::Num { max: true },
             Family::MinNum => Fold::Num { max: false },
             Family::And | Family::AndB => Fold::And,
@@ -244,10 +223,7 @@ impl Family {
 
     /// The rb* ops return a lane mask beside the value.
     pub const fn has_mask(self) -> bool {
-        matches!(
-            self,
-            Family::BMax | Family::BMin | Family::BMaxU | Family::BMinU
-        )
+        matches!(self, Family::BMax | Family::BMin | Family::BMaxU | Family::BMinU)
     }
 
     /// The vbool folds read a vbool instead of a vector and have no `_t` form.
@@ -328,11 +304,7 @@ pub const OP_SELECT_BITS: usize = 9;
 
 impl Op {
     pub const fn new(family: Family, form: Form, predicated: bool) -> Op {
-        Op {
-            family,
-            form,
-            predicated,
-        }
+        Op { family, form, predicated }
     }
 
     /// Every primitive, in table order, each base op followed by its `_t`.
@@ -392,22 +364,10 @@ impl Op {
         match self.family.fold() {
             Fold::Sum { .. } | Fold::Or | Fold::Xor => 0,
             Fold::And => ones,
-            Fold::Extremum {
-                signed: false,
-                max: true,
-            } => 0,
-            Fold::Extremum {
-                signed: false,
-                max: false,
-            } => ones,
-            Fold::Extremum {
-                signed: true,
-                max: true,
-            } => 1 << (w - 1),
-            Fold::Extremum {
-                signed: true,
-                max: false,
-            } => ones >> 1,
+            Fold::Extremum { signed: false, max: true } => 0,
+            Fold::Extremum { signed: false, max: false } => ones,
+            Fold::Extremum { signed: true, max: true } => 1 << (w - 1),
+            Fold::Extremum { signed: true, max: false } => ones >> 1,
             Fold::Num { .. } => match self.form {
                 F16 => 0x7e00,
                 _ => 0x7fc0_0000,
@@ -418,9 +378,7 @@ impl Op {
     /// The op-select code shared by golden, hdl and sim:
     /// `{predicated, family[4:0], form[2:0]}`.
     pub const fn code(self) -> u16 {
-        ((self.predicated as u16) << 8)
-            | ((self.family.code() as u16) << 3)
-            | self.form.code() as u16
+        ((self.predicated as u16) << 8) | ((self.family.code() as u16) << 3) | self.form.code() as u16
     }
 
     /// The op of an op-select code, if it names one of the 94 primitives.
@@ -503,10 +461,7 @@ mod tests {
         assert_eq!(compress_vbool(0x5555_5555_5555_5555, H16), 0xffff_ffff);
         assert_eq!(compress_vbool(0x1111_1111_1111_1111, W32), 0xffff);
         assert_eq!(compress_vbool(0xeeee_eeee_eeee_eeee, W32), 0);
-        assert_eq!(
-            compress_vbool(0x8000_0000_0000_0001, B8),
-            0x8000_0000_0000_0001
-        );
+        assert_eq!(compress_vbool(0x8000_0000_0000_0001, B8), 0x8000_0000_0000_0001);
         assert_eq!(compress_vbool(0x0000_0000_0000_0010, W32), 0b10);
     }
 }

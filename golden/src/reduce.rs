@@ -21,17 +21,13 @@ pub struct Outcome {
 
 /// A lane's raw bits, 8, 16 or 32 wide.
 trait Lane:
-    Copy
-    + Ord
-    + Eq
-    + BitAnd<Output = Self>
-    + BitOr<Output = Self>
-    + BitXor<Output = Self>
-    + Not<Output = Self>
-    + 'static
+    Copy + Ord + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + BitXor<Output = Self> + Not<Output = Self> + 'static
 {
     const ZERO: Self;
     const ONES: Self;
+    /// The lane width in bits.
+    const BITS_: u32;
+
     /// The sign bit.
     const SIGN: Self;
     /// The bits of +infinity, for the float forms of this width.
@@ -49,6 +45,8 @@ trait Lane:
     /// Sign-extended to 32 bits.
     fn sext(self) -> i32;
     fn load<const L: usize>(v: &Vec512) -> [Self; L];
+    /// The lanes straight from the bytes, lane 0 first.
+    fn lanes(v: &Vec512) -> impl Iterator<Item = Self> + '_;
 }
 
 macro_rules! lane_impl {
@@ -60,23 +58,16 @@ macro_rules! lane_impl {
             #[inline(always)]
             fn to_fast(self, signed: bool) -> $fast {
                 // Flip the sign bit when the wanted order differs from Fast's.
-                let flip = if signed != $fast_signed {
-                    Self::SIGN
-                } else {
-                    0
-                };
+                let flip = if signed != $fast_signed { Self::SIGN } else { 0 };
                 (self ^ flip) as $fast
             }
             #[inline(always)]
             fn from_fast(x: $fast, signed: bool) -> Self {
-                let flip = if signed != $fast_signed {
-                    Self::SIGN
-                } else {
-                    0
-                };
+                let flip = if signed != $fast_signed { Self::SIGN } else { 0 };
                 (x as $t) ^ flip
             }
             const ZERO: Self = 0;
+            const BITS_: u32 = <$t>::BITS;
             const ONES: Self = <$t>::MAX;
             const SIGN: Self = 1 << (<$t>::BITS - 1);
             const INF: Self = $inf;
@@ -91,6 +82,11 @@ macro_rules! lane_impl {
             #[inline(always)]
             fn sext(self) -> i32 {
                 self as $s as i32
+            }
+            #[inline(always)]
+            fn lanes(v: &Vec512) -> impl Iterator<Item = Self> + '_ {
+                const N: usize = std::mem::size_of::<$t>();
+                v.0.chunks_exact(N).map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or([0; N])))
             }
             #[inline(always)]
             fn load<const L: usize>(v: &Vec512) -> [Self; L] {
@@ -116,11 +112,7 @@ lane_impl!(u32, i32, 0x7f80_0000, i32, true);
 #[inline(always)]
 fn num_key<T: Lane>(x: T, max: bool) -> T {
     let nan = (x & !T::SIGN) > T::INF;
-    let key = if x & T::SIGN != T::ZERO {
-        !x
-    } else {
-        x | T::SIGN
-    };
+    let key = if x & T::SIGN != T::ZERO { !x } else { x | T::SIGN };
     match (nan, max) {
         (true, true) => T::ZERO,
         (true, false) => T::ONES,
@@ -162,10 +154,7 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
     }
     let result_mask = lane_mask_all(op.result_bits() as usize) as u32;
     let value = match op.family.fold() {
-        Fold::Sum {
-            signed: true,
-            saturate,
-        } => {
+        Fold::Sum { signed: true, saturate } => {
             let s = x.iter().fold(0i32, |a, &b| a.wrapping_add(b.sext()));
             if saturate {
                 s.clamp(i16::MIN as i32, i16::MAX as i32) as u32 & result_mask
@@ -173,9 +162,7 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
                 s as u32 & result_mask
             }
         }
-        Fold::Sum { signed: false, .. } => {
-            x.iter().fold(0u32, |a, &b| a.wrapping_add(b.to_u32())) & result_mask
-        }
+        Fold::Sum { signed: false, .. } => x.iter().fold(0u32, |a, &b| a.wrapping_add(b.to_u32())) & result_mask,
         Fold::Extremum { signed, max } => {
             let keys: [T::Fast; L] = std::array::from_fn(|l| x[l].to_fast(signed));
             let best = if max {
@@ -192,20 +179,13 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
                     let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
                     mask |= (w.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
                 }
-                return Outcome {
-                    value: value.to_u32(),
-                    mask: Some(mask & active),
-                };
+                return Outcome { value: value.to_u32(), mask: Some(mask & active) };
             }
             value.to_u32()
         }
         Fold::Num { max } => {
             let keys: [T; L] = std::array::from_fn(|l| num_key(x[l], max));
-            let best = if max {
-                fold_max(&keys)
-            } else {
-                fold_min(&keys)
-            };
+            let best = if max { fold_max(&keys) } else { fold_min(&keys) };
             let never = if max { T::ZERO } else { T::ONES };
             if best == never {
                 op.identity()
@@ -228,10 +208,7 @@ fn vbool_fold(op: Op, vbool: u64) -> Outcome {
         Family::AndB => preds == all,
         _ => preds != 0,
     };
-    Outcome {
-        value: value as u32,
-        mask: None,
-    }
+    Outcome { value: value as u32, mask: None }
 }
 
 impl Op {
@@ -259,11 +236,7 @@ pub struct BatchLengthError {
 
 impl std::fmt::Display for BatchLengthError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "batch has {} vectors but {} vbools; give one vbool per case or none",
-            self.vectors, self.vbools
-        )
+        write!(f, "batch has {} vectors but {} vbools; give one vbool per case or none", self.vectors, self.vbools)
     }
 }
 
@@ -290,10 +263,7 @@ impl BatchOut {
     /// Case `i` as an [`Outcome`].
     pub fn get(&self, i: usize) -> Option<Outcome> {
         let value = *self.values.get(i)?;
-        Some(Outcome {
-            value,
-            mask: self.masks.get(i).copied(),
-        })
+        Some(Outcome { value, mask: self.masks.get(i).copied() })
     }
 
     pub fn outcomes(&self) -> impl Iterator<Item = Outcome> + '_ {
@@ -306,13 +276,93 @@ impl BatchOut {
     }
 }
 
+/// Bit `l` set where lane `l` equals `value`, SWAR on the eight 64-bit
+/// words: XOR with the broadcast value, find the zero lanes exactly, and
+/// gather each lane's flag with one multiply.
+#[inline(always)]
+fn tie_mask<T: Lane>(v: &Vec512, value: T) -> u64 {
+    let w = T::BITS_;
+    let ones = u64::MAX / ((1u128 << w) - 1) as u64; // 0x0101.. / 0x0001_0001.. / 0x0000_0001_0000_0001
+    let top = ones << (w - 1); // the top bit of every lane
+    let low = !top & (top | (top - ones)); // every bit but the top of each lane
+    let b = value.to_u32() as u64 * ones;
+    let per_word = 64 / w;
+    // Multiplier gathering the flag of lane i (at bit w*i after the shift) to bit 64-per_word+i.
+    let gather: u64 = (0..per_word).fold(0u64, |m, i| m | 1u64 << (64 - per_word - (w - 1) * i));
+    let mut mask = 0u64;
+    for (k, chunk) in v.0.chunks_exact(8).enumerate() {
+        let d = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ b;
+        let nonzero = (((d & low).wrapping_add(low)) | d) & top;
+        let eq = (!nonzero & top) >> (w - 1);
+        let bits = eq.wrapping_mul(gather) >> (64 - per_word);
+        mask |= bits << (k as u32 * per_word);
+    }
+    mask
+}
+
+/// Signed sum of the lanes, wrapping at 32 bits.
+#[inline(always)]
+fn sum_signed<T: Lane>(v: &Vec512) -> i32 {
+    T::lanes(v).fold(0i32, |a, b| a.wrapping_add(b.sext()))
+}
+
+/// Extremum of the lanes in the Fast order.
+#[inline(always)]
+fn extremum<T: Lane>(v: &Vec512, signed: bool, max: bool) -> T {
+    let keys = T::lanes(v).map(|x| x.to_fast(signed));
+    let best = if max { keys.fold(T::FAST_MIN, |a, b| a.max(b)) } else { keys.fold(T::FAST_MAX, |a, b| a.min(b)) };
+    T::from_fast(best, signed)
+}
+
+/// The batch loop of a base op (every lane active), one tight loop per
+/// fold: the per-case work is only the fold itself.
+fn batch_full<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], out: &mut BatchOut) {
+    let rm = lane_mask_all(op.result_bits() as usize) as u32;
+    let vals = &mut out.values;
+    match op.family.fold() {
+        Fold::Sum { signed: true, saturate: false } => vals.extend(vecs.iter().map(|v| sum_signed::<T>(v) as u32 & rm)),
+        Fold::Sum { signed: true, saturate: true } => {
+            vals.extend(vecs.iter().map(|v| sum_signed::<T>(v) as u32));
+            // Saturate in a second pass over the column: it keeps the sum loop
+            // the same tight loop as radd's.
+            for x in vals.iter_mut() {
+                *x = (*x as i32).clamp(i16::MIN as i32, i16::MAX as i32) as u32 & rm;
+            }
+        }
+        Fold::Sum { signed: false, .. } => {
+            vals.extend(vecs.iter().map(|v| T::lanes(v).fold(0u32, |a, b| a.wrapping_add(b.to_u32())) & rm))
+        }
+        Fold::Extremum { signed, max } if op.family.has_mask() => {
+            // Two passes, each a tight loop: the values, then the tie masks.
+            vals.extend(vecs.iter().map(|v| extremum::<T>(v, signed, max).to_u32()));
+            out.masks.extend(vecs.iter().zip(vals.iter()).map(|(v, &x)| tie_mask::<T>(v, T::from_u32(x))));
+        }
+        Fold::Extremum { signed: true, max: true } => {
+            vals.extend(vecs.iter().map(|v| extremum::<T>(v, true, true).to_u32()))
+        }
+        Fold::Extremum { signed: true, max: false } => {
+            vals.extend(vecs.iter().map(|v| extremum::<T>(v, true, false).to_u32()))
+        }
+        Fold::Extremum { signed: false, max: true } => {
+            vals.extend(vecs.iter().map(|v| extremum::<T>(v, false, true).to_u32()))
+        }
+        Fold::Extremum { signed: false, max: false } => {
+            vals.extend(vecs.iter().map(|v| extremum::<T>(v, false, false).to_u32()))
+        }
+        // The array path vectorises the NaN-aware keys better than an iterator.
+        // The array path keeps the NaN-aware keys vectorised.
+        Fold::Num { .. } => vals.extend(vecs.iter().map(|v| reduce::<T, L>(op, v, lane_mask_all(L)).value)),
+        Fold::And => vals.extend(vecs.iter().map(|v| T::lanes(v).fold(T::ONES, |a, b| a & b).to_u32())),
+        Fold::Or => vals.extend(vecs.iter().map(|v| T::lanes(v).fold(T::ZERO, |a, b| a | b).to_u32())),
+        Fold::Xor => vals.extend(vecs.iter().map(|v| T::lanes(v).fold(T::ZERO, |a, b| a ^ b).to_u32())),
+    }
+}
+
 #[inline(never)]
-fn batch_of<T: Lane, const L: usize>(
-    op: Op,
-    vecs: &[Vec512],
-    vbools: Option<&[u64]>,
-    out: &mut BatchOut,
-) {
+fn batch_of<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], vbools: Option<&[u64]>, out: &mut BatchOut) {
+    if vbools.is_none() || !op.predicated {
+        return batch_full::<T, L>(op, vecs, out);
+    }
     let all = op.active_lanes(u64::MAX);
     let active = |i: usize| vbools.map_or(all, |vb| op.active_lanes(vb[i]));
     if op.family.has_mask() {
@@ -322,14 +372,9 @@ fn batch_of<T: Lane, const L: usize>(
             out.masks.push(o.mask.unwrap_or(0));
         }
     } else if vbools.is_none() {
-        out.values
-            .extend(vecs.iter().map(|v| reduce::<T, L>(op, v, all).value));
+        out.values.extend(vecs.iter().map(|v| reduce::<T, L>(op, v, all).value));
     } else {
-        out.values.extend(
-            vecs.iter()
-                .enumerate()
-                .map(|(i, v)| reduce::<T, L>(op, v, active(i)).value),
-        );
+        out.values.extend(vecs.iter().enumerate().map(|(i, v)| reduce::<T, L>(op, v, active(i)).value));
     }
 }
 
@@ -338,11 +383,7 @@ fn batch_of<T: Lane, const L: usize>(
 /// `vbools`, when given, holds one vbool per case (the predicate of a `_t`
 /// op); `None` means every lane is active. A vbool fold reads only `vbools`
 /// (its `vecs` may be empty). Results come back in case order.
-pub fn eval_batch(
-    op: Op,
-    vecs: &[Vec512],
-    vbools: Option<&[u64]>,
-) -> Result<Vec<Outcome>, BatchLengthError> {
+pub fn eval_batch(op: Op, vecs: &[Vec512], vbools: Option<&[u64]>) -> Result<Vec<Outcome>, BatchLengthError> {
     let mut out = BatchOut::default();
     eval_batch_into(op, vecs, vbools, &mut out)?;
     Ok(out.outcomes().collect())
@@ -360,21 +401,14 @@ pub fn eval_batch_into(
     if op.family.is_vbool_fold() {
         let vb = vbools.unwrap_or(&[]);
         if !vecs.is_empty() && vecs.len() != vb.len() {
-            return Err(BatchLengthError {
-                vectors: vecs.len(),
-                vbools: vb.len(),
-            });
+            return Err(BatchLengthError { vectors: vecs.len(), vbools: vb.len() });
         }
-        out.values
-            .extend(vb.iter().map(|&p| vbool_fold(op, p).value));
+        out.values.extend(vb.iter().map(|&p| vbool_fold(op, p).value));
         return Ok(());
     }
     if let Some(vb) = vbools {
         if vb.len() != vecs.len() {
-            return Err(BatchLengthError {
-                vectors: vecs.len(),
-                vbools: vb.len(),
-            });
+            return Err(BatchLengthError { vectors: vecs.len(), vbools: vb.len() });
         }
     }
     out.values.reserve(vecs.len());

@@ -33,19 +33,12 @@ impl std::error::Error for HexError {}
 
 /// Strip an optional `0x`/`0X` and check the digit count and the digits.
 fn hex_digits(text: &str, expected: usize) -> Result<&[u8], HexError> {
-    let body = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
-        .unwrap_or(text);
+    let body = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")).unwrap_or(text);
     let found = body.chars().count();
     if found != expected {
         return Err(HexError::Length { expected, found });
     }
-    if let Some((position, found)) = body
-        .chars()
-        .enumerate()
-        .find(|(_, c)| !c.is_ascii_hexdigit())
-    {
+    if let Some((position, found)) = body.chars().enumerate().find(|(_, c)| !c.is_ascii_hexdigit()) {
         return Err(HexError::Digit { position, found });
     }
     Ok(body.as_bytes())
@@ -63,9 +56,7 @@ fn digit_value(d: u8) -> u8 {
 pub fn parse_hex_u64(text: &str, digits: usize) -> Result<u64, HexError> {
     debug_assert!(digits <= 16);
     let body = hex_digits(text, digits)?;
-    Ok(body
-        .iter()
-        .fold(0u64, |acc, &d| (acc << 4) | digit_value(d) as u64))
+    Ok(body.iter().fold(0u64, |acc, &d| (acc << 4) | digit_value(d) as u64))
 }
 
 impl Vec512 {
@@ -166,21 +157,9 @@ mod tests {
 
     #[test]
     fn hex_errors_name_the_problem() {
-        assert_eq!(
-            Vec512::from_hex("abc"),
-            Err(HexError::Length {
-                expected: 128,
-                found: 3
-            })
-        );
+        assert_eq!(Vec512::from_hex("abc"), Err(HexError::Length { expected: 128, found: 3 }));
         let bad = format!("{}g", "0".repeat(127));
-        assert_eq!(
-            Vec512::from_hex(&bad),
-            Err(HexError::Digit {
-                position: 127,
-                found: 'g'
-            })
-        );
+        assert_eq!(Vec512::from_hex(&bad), Err(HexError::Digit { position: 127, found: 'g' }));
         // Multi-byte characters never panic the slicer.
         assert!(Vec512::from_hex(&"é".repeat(128)).is_err());
         assert_eq!(parse_hex_u64("0xff", 2), Ok(0xff));

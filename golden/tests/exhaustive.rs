@@ -6,10 +6,8 @@ use crosslane_golden::{Family, Form, Op, Vec512};
 /// against the two-lane answer computed directly.
 #[test]
 fn every_int8_pair_in_two_lanes() {
-    let ops: Vec<Op> = Op::all()
-        .into_iter()
-        .filter(|o| o.form == Form::B8 && !o.predicated && !o.family.is_vbool_fold())
-        .collect();
+    let ops: Vec<Op> =
+        Op::all().into_iter().filter(|o| o.form == Form::B8 && !o.predicated && !o.family.is_vbool_fold()).collect();
     assert_eq!(ops.len(), 13);
     let mut checked = 0u64;
     for op in &ops {
@@ -50,22 +48,12 @@ fn every_int8_pair_in_two_lanes() {
                     _ => unreachable!("{:?}", op.family),
                 };
                 let got = op.eval(&vec, u64::MAX);
-                assert_eq!(
-                    (got.value, got.mask),
-                    (value, mask),
-                    "{} a={a:#x} b={b:#x}",
-                    op.name()
-                );
+                assert_eq!((got.value, got.mask), (value, mask), "{} a={a:#x} b={b:#x}", op.name());
                 // And the predicated sibling with only those two lanes active.
                 let t = Op::new(op.family, op.form, true);
                 let got_t = t.eval(&vec, (1 << 5) | (1 << 60));
                 let mask_t = mask.map(|m| m & ((1 << 5) | (1 << 60)));
-                assert_eq!(
-                    (got_t.value, got_t.mask),
-                    (value, mask_t),
-                    "{} a={a:#x} b={b:#x}",
-                    t.name()
-                );
+                assert_eq!((got_t.value, got_t.mask), (value, mask_t), "{} a={a:#x} b={b:#x}", t.name());
                 checked += 1;
             }
         }
@@ -93,9 +81,7 @@ fn f16_less(a: u16, b: u16) -> bool {
 /// Every fp16 bit pattern against ±0, ±inf, qNaN, sNaN and 1.0.
 #[test]
 fn every_fp16_pattern_against_the_partners() {
-    let partners: [u16; 8] = [
-        0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x7c01, 0x3c00,
-    ];
+    let partners: [u16; 8] = [0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x7c01, 0x3c00];
     let max = Op::from_name("rmaxnum_nxf16").unwrap();
     let min = Op::from_name("rminnum_nxf16").unwrap();
     let max_t = Op::from_name("rmaxnum_nxf16_t").unwrap();
@@ -121,27 +107,15 @@ fn every_fp16_pattern_against_the_partners() {
                 }
             };
             let row = format!("x={x:#06x} partner={p:#06x}");
-            assert_eq!(
-                max.eval(&vec, u64::MAX).value,
-                want_max as u32,
-                "rmaxnum {row}"
-            );
-            assert_eq!(
-                min.eval(&vec, u64::MAX).value,
-                want_min as u32,
-                "rminnum {row}"
-            );
+            assert_eq!(max.eval(&vec, u64::MAX).value, want_max as u32, "rmaxnum {row}");
+            assert_eq!(min.eval(&vec, u64::MAX).value, want_min as u32, "rminnum {row}");
             // Same answer when the other lanes hold junk but are masked off.
             let mut junk = vec;
             for l in (0..32).filter(|&l| l != 7 && l != 20) {
                 junk.set_lane(16, l, 0x7bff);
             }
             let vb = (1u64 << 14) | (1u64 << 40);
-            assert_eq!(
-                max_t.eval(&junk, vb).value,
-                want_max as u32,
-                "rmaxnum_t {row}"
-            );
+            assert_eq!(max_t.eval(&junk, vb).value, want_max as u32, "rmaxnum_t {row}");
         }
     }
 }

@@ -3,9 +3,7 @@
 //! reference on random valid instructions.
 
 use crosslane_golden::instruction::exec::{execute, maximum_number, Sbuf, SumOrder};
-use crosslane_golden::instruction::{
-    Dtype, RawInstruction, ReduceAxis, ReduceOp, Reject, Tensor4d,
-};
+use crosslane_golden::instruction::{Dtype, RawInstruction, ReduceAxis, ReduceOp, Reject, Tensor4d};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -13,11 +11,7 @@ use rand_chacha::ChaCha8Rng;
 const PB: usize = 4096;
 
 fn tensor(partition: usize, offset: usize, step: [i16; 4], num: [u16; 4]) -> Tensor4d {
-    Tensor4d {
-        start_addr: Tensor4d::immediate(partition, offset),
-        step_elem: step,
-        num_elem: num,
-    }
+    Tensor4d { start_addr: Tensor4d::immediate(partition, offset), step_elem: step, num_elem: num }
 }
 
 /// A valid ARITH ADD over 4 fp32 elements in partitions 0..2, All axis.
@@ -49,12 +43,7 @@ fn rule(raw: &RawInstruction) -> Option<String> {
 fn accepts(f: impl Fn(&mut RawInstruction)) {
     let mut r = base();
     f(&mut r);
-    assert_eq!(
-        rule(&r),
-        None,
-        "{r:?}: {:?}",
-        r.validate(PB).err().map(|e| e.to_string())
-    );
+    assert_eq!(rule(&r), None, "{r:?}: {:?}", r.validate(PB).err().map(|e| e.to_string()));
 }
 
 fn rejects(want: &str, f: impl Fn(&mut RawInstruction)) {
@@ -185,14 +174,10 @@ fn rule_tensors() {
     rejects("dst_tensor", |r| r.dst.num_elem[0] = 0);
     // The last fp32 ends exactly at the partition's end, then one past it.
     accepts(|r| r.src = tensor(0, PB - 16, [1; 4], [4, 1, 1, 1]));
-    rejects("src_tensor", |r| {
-        r.src = tensor(0, PB - 12, [1; 4], [4, 1, 1, 1])
-    });
+    rejects("src_tensor", |r| r.src = tensor(0, PB - 12, [1; 4], [4, 1, 1, 1]));
     // A negative stride may reach byte 0 but not below it.
     accepts(|r| r.src = tensor(0, 12, [-1, 1, 1, 1], [4, 1, 1, 1]));
-    rejects("src_tensor", |r| {
-        r.src = tensor(0, 8, [-1, 1, 1, 1], [4, 1, 1, 1])
-    });
+    rejects("src_tensor", |r| r.src = tensor(0, 8, [-1, 1, 1, 1], [4, 1, 1, 1]));
     rejects("src_tensor", |r| r.src = tensor(0, 2, [1; 4], [4, 1, 1, 1]));
     rejects("dst_tensor", |r| r.dst = tensor(0, PB, [1; 4], [1; 4]));
     // Alignment follows the dtype: 2 is fine for fp16.
@@ -262,10 +247,7 @@ fn rules_are_checked_in_order() {
         r.num_active_channels = 16;
         r.validate(PB).unwrap_err().to_string()
     };
-    assert_eq!(
-        msg,
-        "active_channels: start partition 120 + 16 channels > 128"
-    );
+    assert_eq!(msg, "active_channels: start partition 120 + 16 channels > 128");
 }
 
 /// Write `values` of `dtype` along a tensor pattern in partition `p`.
@@ -276,9 +258,7 @@ fn put(sbuf: &mut Sbuf, p: usize, t: &Tensor4d, dtype: Dtype, values: &[u64]) {
 }
 
 fn get(sbuf: &Sbuf, p: usize, t: &Tensor4d, dtype: Dtype) -> Vec<u64> {
-    t.offsets(dtype.size())
-        .map(|o| dtype.load_bits(sbuf.read(p, o, dtype.size()).unwrap()))
-        .collect()
+    t.offsets(dtype.size()).map(|o| dtype.load_bits(sbuf.read(p, o, dtype.size()).unwrap())).collect()
 }
 
 /// The naive reference: explicit loops, f64 accumulation (exact for the
@@ -299,10 +279,7 @@ fn naive(raw: &RawInstruction, sbuf: &Sbuf) -> Vec<u64> {
                             + i2 * s.step_elem[2] as i64
                             + i3 * s.step_elem[3] as i64;
                         let o = (s.offset() as i64 + e * inst.in_dtype().size() as i64) as usize;
-                        v.push(
-                            inst.in_dtype()
-                                .load_bits(sbuf.read(p, o, inst.in_dtype().size()).unwrap()),
-                        );
+                        v.push(inst.in_dtype().load_bits(sbuf.read(p, o, inst.in_dtype().size()).unwrap()));
                     }
                 }
             }
@@ -311,9 +288,7 @@ fn naive(raw: &RawInstruction, sbuf: &Sbuf) -> Vec<u64> {
     }
     let groups: Vec<Vec<u64>> = match inst.reduce_axis() {
         ReduceAxis::All => vec![per.concat()],
-        ReduceAxis::Partitions => (0..per[0].len())
-            .map(|k| per.iter().map(|v| v[k]).collect())
-            .collect(),
+        ReduceAxis::Partitions => (0..per[0].len()).map(|k| per.iter().map(|v| v[k]).collect()).collect(),
     };
     groups
         .iter()
@@ -325,21 +300,13 @@ fn naive(raw: &RawInstruction, sbuf: &Sbuf) -> Vec<u64> {
                 let xs: Vec<f32> = g.iter().map(|&b| inst.in_dtype().to_f32(b)).collect();
                 let r = match op {
                     ReduceOp::Add => xs.iter().map(|&x| x as f64).sum::<f64>() as f32,
-                    ReduceOp::Average => {
-                        xs.iter().map(|&x| (x * inst.scale()) as f64).sum::<f64>() as f32
-                    }
+                    ReduceOp::Average => xs.iter().map(|&x| (x * inst.scale()) as f64).sum::<f64>() as f32,
                     _ => maximum_number(&xs),
                 };
                 inst.out_dtype().from_f32(r)
             }
         })
-        .map(|v| {
-            v & if inst.out_dtype().size() == 8 {
-                u64::MAX
-            } else {
-                (1u64 << (8 * inst.out_dtype().size())) - 1
-            }
-        })
+        .map(|v| v & if inst.out_dtype().size() == 8 { u64::MAX } else { (1u64 << (8 * inst.out_dtype().size())) - 1 })
         .collect()
 }
 
@@ -348,20 +315,8 @@ fn small_value(rng: &mut ChaCha8Rng, dtype: Dtype) -> u64 {
     let x: i32 = rng.gen_range(-8..=8);
     match dtype {
         d if d.is_integer() => {
-            let x = if matches!(
-                d,
-                Dtype::Uint8 | Dtype::Uint16 | Dtype::Uint32 | Dtype::Uint64
-            ) {
-                x.abs()
-            } else {
-                x
-            };
-            (x as i64 as u64)
-                & if d.size() == 8 {
-                    u64::MAX
-                } else {
-                    (1u64 << (8 * d.size())) - 1
-                }
+            let x = if matches!(d, Dtype::Uint8 | Dtype::Uint16 | Dtype::Uint32 | Dtype::Uint64) { x.abs() } else { x };
+            (x as i64 as u64) & if d.size() == 8 { u64::MAX } else { (1u64 << (8 * d.size())) - 1 }
         }
         d => d.from_f32(x as f32 * 0.5),
     }
@@ -370,10 +325,7 @@ fn small_value(rng: &mut ChaCha8Rng, dtype: Dtype) -> u64 {
 #[test]
 fn random_valid_instructions_match_the_naive_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x1257);
-    let dtypes: Vec<Dtype> = Dtype::ALL
-        .into_iter()
-        .filter(|d| *d != Dtype::Invalid && *d != Dtype::Fp32r)
-        .collect();
+    let dtypes: Vec<Dtype> = Dtype::ALL.into_iter().filter(|d| *d != Dtype::Invalid && *d != Dtype::Fp32r).collect();
     let mut checked = 0;
     for _ in 0..3000 {
         let mut r = base();
@@ -381,11 +333,7 @@ fn random_valid_instructions_match_the_naive_reference() {
         r.reduce_op = op as u8;
         r.opcode = op.opcode() as u8;
         let ind = dtypes[rng.gen_range(0..dtypes.len())];
-        let outd = if r.opcode == 0x7d {
-            ind
-        } else {
-            Dtype::ALL[rng.gen_range(1..16)]
-        };
+        let outd = if r.opcode == 0x7d { ind } else { Dtype::ALL[rng.gen_range(1..16)] };
         r.in_dtype = ind.code();
         r.out_dtype = outd.code();
         r.scale = [1.0f32, 0.5, -2.0, 0.25][rng.gen_range(0..4)].to_bits();
@@ -404,9 +352,7 @@ fn random_valid_instructions_match_the_naive_reference() {
         let Ok(inst) = r.validate(PB) else { continue };
         let mut sbuf = Sbuf::new(PB);
         for p in p0..p0 + inst.channels() {
-            let vals: Vec<u64> = (0..r.src.elements())
-                .map(|_| small_value(&mut rng, ind))
-                .collect();
+            let vals: Vec<u64> = (0..r.src.elements()).map(|_| small_value(&mut rng, ind)).collect();
             put(&mut sbuf, p, &r.src, ind, &vals);
         }
         let want = naive(&r, &sbuf);
@@ -419,11 +365,7 @@ fn random_valid_instructions_match_the_naive_reference() {
             if offs[k + 1..].contains(o) {
                 continue;
             }
-            assert_eq!(
-                got[k], want[k],
-                "element {k}: {:?} {:?} {:?} {:?}",
-                op, ind, outd, r
-            );
+            assert_eq!(got[k], want[k], "element {k}: {:?} {:?} {:?} {:?}", op, ind, outd, r);
         }
         checked += 1;
     }
@@ -438,24 +380,13 @@ fn average_with_scale_one_over_n_is_the_mean() {
     r.scale = (1.0f32 / 16.0).to_bits();
     let mut sbuf = Sbuf::new(PB);
     for p in 0..4 {
-        put(
-            &mut sbuf,
-            p,
-            &r.src,
-            Dtype::Fp32,
-            &[1.0f32, 2.0, 3.0, 10.0].map(|x| (x + p as f32).to_bits() as u64),
-        );
+        put(&mut sbuf, p, &r.src, Dtype::Fp32, &[1.0f32, 2.0, 3.0, 10.0].map(|x| (x + p as f32).to_bits() as u64));
     }
     execute(&r.validate(PB).unwrap(), &mut sbuf, SumOrder::Tree).unwrap();
     // Values 1..=13, sum 16 + 4 × (0+1+2+3) ... mean of the 16 values.
-    let vals: Vec<f32> = (0..4)
-        .flat_map(|p| [1.0f32, 2.0, 3.0, 10.0].map(|x| x + p as f32))
-        .collect();
+    let vals: Vec<f32> = (0..4).flat_map(|p| [1.0f32, 2.0, 3.0, 10.0].map(|x| x + p as f32)).collect();
     let mean = vals.iter().sum::<f32>() / 16.0;
-    assert_eq!(
-        f32::from_bits(get(&sbuf, 5, &r.dst, Dtype::Fp32)[0] as u32),
-        mean
-    );
+    assert_eq!(f32::from_bits(get(&sbuf, 5, &r.dst, Dtype::Fp32)[0] as u32), mean);
 }
 
 #[test]
@@ -467,25 +398,10 @@ fn max_with_nans_and_signed_zeros() {
     let mut sbuf = Sbuf::new(PB);
     let nan = 0x7fc0_0001u64;
     let snan = 0xff80_0001u64;
-    put(
-        &mut sbuf,
-        0,
-        &r.src,
-        Dtype::Fp32,
-        &[nan, 0x8000_0000, snan, 0xff80_0000],
-    );
-    put(
-        &mut sbuf,
-        1,
-        &r.src,
-        Dtype::Fp32,
-        &[0x3f80_0000, 0, snan, nan],
-    );
+    put(&mut sbuf, 0, &r.src, Dtype::Fp32, &[nan, 0x8000_0000, snan, 0xff80_0000]);
+    put(&mut sbuf, 1, &r.src, Dtype::Fp32, &[0x3f80_0000, 0, snan, nan]);
     execute(&r.validate(PB).unwrap(), &mut sbuf, SumOrder::Tree).unwrap();
-    assert_eq!(
-        get(&sbuf, 5, &r.dst, Dtype::Fp32),
-        vec![0x3f80_0000, 0, 0x7fc0_0000, 0xff80_0000]
-    );
+    assert_eq!(get(&sbuf, 5, &r.dst, Dtype::Fp32), vec![0x3f80_0000, 0, 0x7fc0_0000, 0xff80_0000]);
 }
 
 #[test]
@@ -501,23 +417,16 @@ fn strides_negative_and_zero() {
     r.dst = tensor(0, 200, [1, 3, 1, 1], [3, 2, 1, 1]);
     let mut sbuf = Sbuf::new(PB);
     for p in 10..13 {
-        sbuf.write(p, 98, &[1, 2, 3].map(|x| x * (p as u8 - 9)))
-            .unwrap();
+        sbuf.write(p, 98, &[1, 2, 3].map(|x| x * (p as u8 - 9))).unwrap();
     }
     execute(&r.validate(PB).unwrap(), &mut sbuf, SumOrder::Tree).unwrap();
     // Element k reads byte 100 - k: values 3, 2, 1 scaled by 1, 2, 3 → ×6.
-    assert_eq!(
-        get(&sbuf, 0, &r.dst, Dtype::Uint16),
-        vec![18, 12, 6, 18, 12, 6]
-    );
+    assert_eq!(get(&sbuf, 0, &r.dst, Dtype::Uint16), vec![18, 12, 6, 18, 12, 6]);
 }
 
 #[test]
 fn every_dtype_converts_on_the_way_in_and_out() {
-    for ind in Dtype::ALL
-        .into_iter()
-        .filter(|d| *d != Dtype::Invalid && *d != Dtype::Fp32r)
-    {
+    for ind in Dtype::ALL.into_iter().filter(|d| *d != Dtype::Invalid && *d != Dtype::Fp32r) {
         for outd in Dtype::ALL.into_iter().filter(|d| *d != Dtype::Invalid) {
             let mut r = base();
             r.in_dtype = ind.code();
@@ -527,10 +436,7 @@ fn every_dtype_converts_on_the_way_in_and_out() {
             r.dst = tensor(1, 0, [1; 4], [1; 4]);
             let mut sbuf = Sbuf::new(PB);
             // 1 + 2 + 3 = 6 in every dtype (fp8 included).
-            let vals: Vec<u64> = [1.0f32, 2.0, 3.0]
-                .iter()
-                .map(|&x| ind.from_f32(x))
-                .collect();
+            let vals: Vec<u64> = [1.0f32, 2.0, 3.0].iter().map(|&x| ind.from_f32(x)).collect();
             put(&mut sbuf, 0, &r.src, ind, &vals);
             execute(&r.validate(PB).unwrap(), &mut sbuf, SumOrder::Tree).unwrap();
             let got = get(&sbuf, 1, &r.dst, outd)[0];
@@ -543,20 +449,14 @@ fn every_dtype_converts_on_the_way_in_and_out() {
 fn an_instruction_runs_only_on_the_sbuf_it_was_validated_for() {
     let mut r = base();
     r.dst.num_elem = [2, 1, 1, 1];
-    assert!(matches!(
-        r.validate(PB).unwrap_err(),
-        Reject::DstElements { .. }
-    ));
+    assert!(matches!(r.validate(PB).unwrap_err(), Reject::DstElements { .. }));
     // Valid for 4096-byte partitions, near the end: a smaller SBUF is refused.
     let mut r = base();
     r.src = tensor(0, PB - 16, [1; 4], [4, 1, 1, 1]);
     let inst = r.validate(PB).unwrap();
     let mut small = Sbuf::new(1024);
     let err = execute(&inst, &mut small, SumOrder::Tree).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "the instruction was validated for partitions of 4096 bytes but the SBUF has 1024"
-    );
+    assert_eq!(err.to_string(), "the instruction was validated for partitions of 4096 bytes but the SBUF has 1024");
     assert_eq!(small, Sbuf::new(1024), "nothing written");
 }
 
@@ -565,23 +465,11 @@ fn tree_and_sequential_orders_differ_where_fp32_rounds() {
     let mut r = base();
     r.num_active_channels = 1;
     let mut sbuf = Sbuf::new(PB);
-    put(
-        &mut sbuf,
-        0,
-        &r.src,
-        Dtype::Fp32,
-        &[16_777_216f32, 1.0, 1.0, 1.0].map(|x| x.to_bits() as u64),
-    );
+    put(&mut sbuf, 0, &r.src, Dtype::Fp32, &[16_777_216f32, 1.0, 1.0, 1.0].map(|x| x.to_bits() as u64));
     let inst = r.validate(PB).unwrap();
     let mut tree = sbuf.clone();
     execute(&inst, &mut tree, SumOrder::Tree).unwrap();
     execute(&inst, &mut sbuf, SumOrder::Sequential).unwrap();
-    assert_eq!(
-        f32::from_bits(get(&tree, 5, &r.dst, Dtype::Fp32)[0] as u32),
-        16_777_218.0
-    );
-    assert_eq!(
-        f32::from_bits(get(&sbuf, 5, &r.dst, Dtype::Fp32)[0] as u32),
-        16_777_216.0
-    );
+    assert_eq!(f32::from_bits(get(&tree, 5, &r.dst, Dtype::Fp32)[0] as u32), 16_777_218.0);
+    assert_eq!(f32::from_bits(get(&sbuf, 5, &r.dst, Dtype::Fp32)[0] as u32), 16_777_216.0);
 }

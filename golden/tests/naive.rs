@@ -16,12 +16,7 @@ fn naive_reference_agrees_on_uniform_random_vectors() {
             let vec = Vec512(bytes);
             let vbool: u64 = rng.gen();
             let got = op.eval(&vec, vbool);
-            assert_eq!(
-                (got.value, got.mask),
-                naive(op, &vec, vbool),
-                "op {} vec {vec} vbool {vbool:016x}",
-                op.name()
-            );
+            assert_eq!((got.value, got.mask), naive(op, &vec, vbool), "op {} vec {vec} vbool {vbool:016x}", op.name());
         }
     }
 }
@@ -56,11 +51,7 @@ fn batch_api_matches_single_vector_api() {
     let vbools: Vec<u64> = (0..64).map(|_| rng.gen()).collect();
     for op in Op::all() {
         let batch = crosslane_golden::eval_batch(op, &vecs, Some(&vbools)).unwrap();
-        let single: Vec<_> = vecs
-            .iter()
-            .zip(&vbools)
-            .map(|(v, &p)| op.eval(v, p))
-            .collect();
+        let single: Vec<_> = vecs.iter().zip(&vbools).map(|(v, &p)| op.eval(v, p)).collect();
         assert_eq!(batch, single, "{}", op.name());
         if !op.family.is_vbool_fold() {
             let full = crosslane_golden::eval_batch(op, &vecs, None).unwrap();
@@ -70,8 +61,5 @@ fn batch_api_matches_single_vector_api() {
     }
     let op = Op::from_name("radd_nx16_t").unwrap();
     let err = crosslane_golden::eval_batch(op, &vecs, Some(&vbools[..3])).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "batch has 64 vectors but 3 vbools; give one vbool per case or none"
-    );
+    assert_eq!(err.to_string(), "batch has 64 vectors but 3 vbools; give one vbool per case or none");
 }

@@ -69,16 +69,8 @@ fn observed_rbmax_tie_mask() {
     lanes[3] = 5;
     lanes[9] = 5;
     let got = op.eval(&fill(op, &lanes), u64::MAX);
-    assert_eq!(
-        got.result_hex(op),
-        "0005",
-        "row: rbmax_nx16 5 at lanes 3 and 9: {got:?}"
-    );
-    assert_eq!(
-        got.mask_hex(op).as_deref(),
-        Some("00000208"),
-        "row: rbmax_nx16 mask: {got:?}"
-    );
+    assert_eq!(got.result_hex(op), "0005", "row: rbmax_nx16 5 at lanes 3 and 9: {got:?}");
+    assert_eq!(got.mask_hex(op).as_deref(), Some("00000208"), "row: rbmax_nx16 mask: {got:?}");
 }
 
 /// The shared table of observed vectors (used by `verify` and the generated

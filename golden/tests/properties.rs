@@ -4,24 +4,13 @@ use crosslane_golden::{Op, Vec512};
 use proptest::prelude::*;
 
 fn value_ops() -> Vec<Op> {
-    Op::all()
-        .into_iter()
-        .filter(|o| !o.family.is_vbool_fold())
-        .collect()
+    Op::all().into_iter().filter(|o| !o.family.is_vbool_fold()).collect()
 }
 
 fn arb_vec() -> impl Strategy<Value = Vec512> {
     // Bytes from a small pool so ties and corners are common.
     prop::collection::vec(
-        prop_oneof![
-            Just(0u8),
-            Just(0x80),
-            Just(0x7f),
-            Just(0xff),
-            Just(0x7c),
-            Just(0x01),
-            any::<u8>()
-        ],
+        prop_oneof![Just(0u8), Just(0x80), Just(0x7f), Just(0xff), Just(0x7c), Just(0x01), any::<u8>()],
         64,
     )
     .prop_map(|b| Vec512(b.try_into().unwrap()))

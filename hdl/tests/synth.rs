@@ -6,15 +6,10 @@ use crosslane_hdl::CrosslaneReduce;
 use rust_hdl::prelude::*;
 
 fn have(tool: &str) -> bool {
-    let found = std::process::Command::new(tool)
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let found = std::process::Command::new(tool).arg("-V").output().is_ok_and(|o| o.status.success());
     if !found {
         let msg = format!("SKIPPED: {tool} is not installed (apt-get install {tool})");
-        if std::env::var_os("CI").is_some()
-            || std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_some()
-        {
+        if std::env::var_os("CI").is_some() || std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_some() {
             panic!("{msg}; CI requires it");
         }
         eprintln!("{msg}");
@@ -28,21 +23,8 @@ fn unit_passes_rust_hdl_checks_and_synthesizes() {
     uut.connect_all();
     check_all(&uut).expect("rust-hdl's connection and latch checks");
     let vlog = generate_verilog(&uut);
-    assert!(
-        vlog.contains("module top"),
-        "emitted Verilog has the top module"
-    );
-    for port in [
-        "clk_i",
-        "rst_ni",
-        "in_valid_i",
-        "op_i",
-        "vec_i",
-        "vbool_i",
-        "out_valid_o",
-        "result_o",
-        "mask_o",
-    ] {
+    assert!(vlog.contains("module top"), "emitted Verilog has the top module");
+    for port in ["clk_i", "rst_ni", "in_valid_i", "op_i", "vec_i", "vbool_i", "out_valid_o", "result_o", "mask_o"] {
         assert!(vlog.contains(port), "port {port} in the emitted Verilog");
     }
     let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("crosslane_reduce.v");

@@ -31,10 +31,7 @@ pub fn parse_stat(stat: &str) -> Option<Cost> {
             flip_flops += t.split_whitespace().nth(1)?.parse::<u64>().ok()?;
         }
     }
-    Some(Cost {
-        cells: cells?,
-        flip_flops,
-    })
+    Some(Cost { cells: cells?, flip_flops })
 }
 
 /// A wrapper that ties `op_i` to `op` (`None`: the op select stays a port).
@@ -73,13 +70,9 @@ pub fn cost(op: Option<Op>, dir: &Path) -> Result<Cost, String> {
         .output()
         .map_err(|e| format!("cannot run yosys (apt-get install yosys): {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "yosys failed for {name}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("yosys failed for {name}: {}", String::from_utf8_lossy(&out.stderr)));
     }
-    let stat =
-        std::fs::read_to_string(&stat_path).map_err(|e| format!("yosys wrote no stat: {e}"))?;
+    let stat = std::fs::read_to_string(&stat_path).map_err(|e| format!("yosys wrote no stat: {e}"))?;
     parse_stat(&stat).ok_or_else(|| format!("cannot read yosys' stat for {name}"))
 }
 
@@ -90,13 +83,7 @@ mod tests {
     #[test]
     fn stat_counts_cells_and_every_flip_flop_kind() {
         let stat = "   Number of cells:              71277\n     $_ANDNOT_  17825\n     $_DFF_P_  3868\n     $_SDFF_PN0_  161\n     $_SDFF_PP0_  2201\n";
-        assert_eq!(
-            parse_stat(stat),
-            Some(Cost {
-                cells: 71277,
-                flip_flops: 6230
-            })
-        );
+        assert_eq!(parse_stat(stat), Some(Cost { cells: 71277, flip_flops: 6230 }));
         assert_eq!(parse_stat("nothing"), None);
     }
 

@@ -19,12 +19,7 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 4] = [
-        EngineKind::Golden,
-        EngineKind::Hdl,
-        EngineKind::Verilator,
-        EngineKind::Icarus,
-    ];
+    pub const ALL: [EngineKind; 4] = [EngineKind::Golden, EngineKind::Hdl, EngineKind::Verilator, EngineKind::Icarus];
 
     pub fn name(self) -> &'static str {
         match self {

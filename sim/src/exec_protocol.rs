@@ -3,8 +3,7 @@
 
 use crosslane_golden::instruction::exec::{execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{
-    Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES,
-    PARTITIONS,
+    Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES, PARTITIONS,
 };
 use serde_json::{Map, Value};
 
@@ -28,9 +27,7 @@ fn uint(obj: &Map<String, Value>, key: &str, what: &str) -> Result<usize, String
             .as_u64()
             .and_then(|v| usize::try_from(v).ok())
             .ok_or_else(|| format!("{what}.{key} must be a non-negative integer, found {n}")),
-        Some(other) => Err(format!(
-            "{what}.{key} must be a non-negative integer, found {other}"
-        )),
+        Some(other) => Err(format!("{what}.{key} must be a non-negative integer, found {other}")),
         None => Err(format!("{what} has no '{key}'")),
     }
 }
@@ -38,10 +35,7 @@ fn uint(obj: &Map<String, Value>, key: &str, what: &str) -> Result<usize, String
 fn hex_bytes(text: &str, what: &str) -> Result<Vec<u8>, String> {
     let body = text.strip_prefix("0x").unwrap_or(text);
     if !body.len().is_multiple_of(2) {
-        return Err(format!(
-            "{what} has an odd number of hex digits ({})",
-            body.len()
-        ));
+        return Err(format!("{what} has an odd number of hex digits ({})", body.len()));
     }
     (0..body.len() / 2)
         .map(|i| {
@@ -55,25 +49,15 @@ fn hex_bytes(text: &str, what: &str) -> Result<Vec<u8>, String> {
 /// One exec case, answered: `Ok(read regions as hex)` or `Err(message)`.
 fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
     let inst = match obj.get("inst") {
-        Some(Value::String(s)) => {
-            RawInstruction::from_hex(s).map_err(|e| format!("input: field 'inst': {e}"))?
-        }
-        Some(other) => {
-            return Err(format!(
-                "input: field 'inst' must be a string, found {other}"
-            ))
-        }
+        Some(Value::String(s)) => RawInstruction::from_hex(s).map_err(|e| format!("input: field 'inst': {e}"))?,
+        Some(other) => return Err(format!("input: field 'inst' must be a string, found {other}")),
         None => return Err("input: missing field 'inst'".into()),
     };
     let empty = Map::new();
     let sbuf_obj = match obj.get("sbuf") {
         Some(Value::Object(o)) => o,
         None => &empty,
-        Some(other) => {
-            return Err(format!(
-                "input: field 'sbuf' must be an object, found {other}"
-            ))
-        }
+        Some(other) => return Err(format!("input: field 'sbuf' must be an object, found {other}")),
     };
     let partition_bytes = if sbuf_obj.contains_key("partition_bytes") {
         uint(sbuf_obj, "partition_bytes", "input: sbuf")?
@@ -81,47 +65,28 @@ fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
         DEFAULT_PARTITION_BYTES
     };
     if partition_bytes == 0 || partition_bytes > MAX_PARTITION_BYTES {
-        return Err(format!(
-            "input: sbuf.partition_bytes {partition_bytes} is not in 1..={MAX_PARTITION_BYTES}"
-        ));
+        return Err(format!("input: sbuf.partition_bytes {partition_bytes} is not in 1..={MAX_PARTITION_BYTES}"));
     }
     let writes = match sbuf_obj.get("writes") {
         None => Vec::new(),
         Some(Value::Array(w)) => w.clone(),
-        Some(other) => {
-            return Err(format!(
-                "input: sbuf.writes must be an array, found {other}"
-            ))
-        }
+        Some(other) => return Err(format!("input: sbuf.writes must be an array, found {other}")),
     };
     let reads = match obj.get("read") {
         None => Vec::new(),
         Some(Value::Array(r)) => r.clone(),
-        Some(other) => {
-            return Err(format!(
-                "input: field 'read' must be an array, found {other}"
-            ))
-        }
+        Some(other) => return Err(format!("input: field 'read' must be an array, found {other}")),
     };
     // Check the writes and reads before touching anything.
     let mut parsed_writes = Vec::with_capacity(writes.len());
     for (i, w) in writes.iter().enumerate() {
         let what = format!("input: sbuf.writes[{i}]");
-        let w = w
-            .as_object()
-            .ok_or_else(|| format!("{what} must be an object"))?;
+        let w = w.as_object().ok_or_else(|| format!("{what} must be an object"))?;
         let partition = uint(w, "partition", &what)?;
         let offset = uint(w, "offset", &what)?;
-        let hex = w
-            .get("hex")
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("{what} has no string 'hex'"))?;
+        let hex = w.get("hex").and_then(Value::as_str).ok_or_else(|| format!("{what} has no string 'hex'"))?;
         let bytes = hex_bytes(hex, &format!("{what}.hex"))?;
-        if partition >= PARTITIONS
-            || offset
-                .checked_add(bytes.len())
-                .is_none_or(|end| end > partition_bytes)
-        {
+        if partition >= PARTITIONS || offset.checked_add(bytes.len()).is_none_or(|end| end > partition_bytes) {
             return Err(format!(
                 "{what}: partition {partition} bytes {offset}..+{} are outside the SBUF (128 partitions of {partition_bytes} bytes)",
                 bytes.len()
@@ -132,15 +97,8 @@ fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
     let mut parsed_reads = Vec::with_capacity(reads.len());
     for (i, r) in reads.iter().enumerate() {
         let what = format!("input: read[{i}]");
-        let r = r
-            .as_object()
-            .ok_or_else(|| format!("{what} must be an object"))?;
-        parsed_reads.push((
-            uint(r, "partition", &what)?,
-            uint(r, "offset", &what)?,
-            uint(r, "len", &what)?,
-            what,
-        ));
+        let r = r.as_object().ok_or_else(|| format!("{what} must be an object"))?;
+        parsed_reads.push((uint(r, "partition", &what)?, uint(r, "offset", &what)?, uint(r, "len", &what)?, what));
     }
     for (p, o, len, what) in &parsed_reads {
         if *p >= PARTITIONS || o.checked_add(*len).is_none_or(|end| end > partition_bytes) {
@@ -152,8 +110,7 @@ fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
     let valid = inst.validate(partition_bytes).map_err(|e| e.to_string())?;
     let mut sbuf = Sbuf::new(partition_bytes);
     for (i, (p, o, bytes)) in parsed_writes.iter().enumerate() {
-        sbuf.write(*p, *o, bytes)
-            .map_err(|e| format!("input: sbuf.writes[{i}]: {e}"))?;
+        sbuf.write(*p, *o, bytes).map_err(|e| format!("input: sbuf.writes[{i}]: {e}"))?;
     }
     execute(&valid, &mut sbuf, SumOrder::Tree).map_err(|e| format!("input: {e}"))?;
     parsed_reads
@@ -171,27 +128,14 @@ pub fn answer_line(line: &str, lineno: usize) -> String {
     let value: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {
-            let msg = if line.trim().is_empty() {
-                "empty line".to_string()
-            } else {
-                format!("not JSON: {e}")
-            };
-            return with_id(
-                &None,
-                format!(
-                    "\"error\": {}",
-                    json_str(&format!("input: line {lineno}: {msg}"))
-                ),
-            );
+            let msg = if line.trim().is_empty() { "empty line".to_string() } else { format!("not JSON: {e}") };
+            return with_id(&None, format!("\"error\": {}", json_str(&format!("input: line {lineno}: {msg}"))));
         }
     };
     let Value::Object(obj) = value else {
         return with_id(
             &None,
-            format!(
-                "\"error\": {}",
-                json_str(&format!("input: line {lineno}: expected a JSON object"))
-            ),
+            format!("\"error\": {}", json_str(&format!("input: line {lineno}: expected a JSON object"))),
         );
     };
     let id = obj.get("id").cloned();
@@ -217,20 +161,8 @@ pub fn describe(raw: &RawInstruction, partition_bytes: usize) -> (String, bool) 
     let mut s = String::new();
     let opcode = Opcode::from_code(raw.opcode).map_or("(unknown)", Opcode::name);
     s.push_str(&format!("opcode: {:#04x} {opcode}\n", raw.opcode));
-    s.push_str(&format!(
-        "header: {}\n",
-        raw.header
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    ));
-    s.push_str(&format!(
-        "events: {}\n",
-        raw.events
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    ));
+    s.push_str(&format!("header: {}\n", raw.header.iter().map(|b| format!("{b:02x}")).collect::<String>()));
+    s.push_str(&format!("events: {}\n", raw.events.iter().map(|b| format!("{b:02x}")).collect::<String>()));
     let tensor = |name: &str, t: &Tensor4d| {
         format!(
             "{name}.start_addr: {:#010x} (mode {}, partition {}, offset {})\n{name}.step_elem: {:?}\n{name}.num_elem: {:?}\n",
@@ -243,22 +175,10 @@ pub fn describe(raw: &RawInstruction, partition_bytes: usize) -> (String, bool) 
         )
     };
     s.push_str(&tensor("src", &raw.src));
-    let dtype =
-        |c: u8| Dtype::from_code(c).map_or("(invalid)".to_string(), |d| d.name().to_string());
-    s.push_str(&format!(
-        "in_dtype: {:#04x} {}\n",
-        raw.in_dtype,
-        dtype(raw.in_dtype)
-    ));
-    s.push_str(&format!(
-        "out_dtype: {:#04x} {}\n",
-        raw.out_dtype,
-        dtype(raw.out_dtype)
-    ));
-    s.push_str(&format!(
-        "num_active_channels: {}\n",
-        raw.num_active_channels
-    ));
+    let dtype = |c: u8| Dtype::from_code(c).map_or("(invalid)".to_string(), |d| d.name().to_string());
+    s.push_str(&format!("in_dtype: {:#04x} {}\n", raw.in_dtype, dtype(raw.in_dtype)));
+    s.push_str(&format!("out_dtype: {:#04x} {}\n", raw.out_dtype, dtype(raw.out_dtype)));
+    s.push_str(&format!("num_active_channels: {}\n", raw.num_active_channels));
     s.push_str(&format!(
         "reduce_op: {} {}\n",
         raw.reduce_op,
@@ -269,18 +189,8 @@ pub fn describe(raw: &RawInstruction, partition_bytes: usize) -> (String, bool) 
         raw.reduce_axis,
         ReduceAxis::from_code(raw.reduce_axis).map_or("(unknown)", ReduceAxis::name)
     ));
-    s.push_str(&format!(
-        "reserved0: {}\n",
-        raw.reserved0
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    ));
-    s.push_str(&format!(
-        "scale: {:#010x} ({:?})\n",
-        raw.scale,
-        f32::from_bits(raw.scale)
-    ));
+    s.push_str(&format!("reserved0: {}\n", raw.reserved0.iter().map(|b| format!("{b:02x}")).collect::<String>()));
+    s.push_str(&format!("scale: {:#010x} ({:?})\n", raw.scale, f32::from_bits(raw.scale)));
     s.push_str(&tensor("dst", &raw.dst));
     match raw.validate(partition_bytes) {
         Ok(_) => {
@@ -302,14 +212,12 @@ fn code_or_name<T>(
 ) -> Result<Option<u8>, String> {
     match v {
         None => Ok(None),
-        Some(Value::Number(n)) => n
-            .as_u64()
-            .and_then(|x| u8::try_from(x).ok())
-            .map(Some)
-            .ok_or_else(|| format!("'{key}' {n} is not a byte")),
-        Some(Value::String(s)) => parse(s)
-            .map(|t| Some(code(t)))
-            .ok_or_else(|| format!("'{key}' '{s}' is not a known name")),
+        Some(Value::Number(n)) => {
+            n.as_u64().and_then(|x| u8::try_from(x).ok()).map(Some).ok_or_else(|| format!("'{key}' {n} is not a byte"))
+        }
+        Some(Value::String(s)) => {
+            parse(s).map(|t| Some(code(t))).ok_or_else(|| format!("'{key}' '{s}' is not a known name"))
+        }
         Some(other) => Err(format!("'{key}' must be a name or a number, found {other}")),
     }
 }
@@ -319,51 +227,31 @@ fn fixed_hex<const N: usize>(v: Option<&Value>, key: &str) -> Result<[u8; N], St
         None => Ok([0; N]),
         Some(Value::String(s)) => {
             let b = hex_bytes(s, key)?;
-            b.try_into()
-                .map_err(|_| format!("'{key}' must be {} hex digits", 2 * N))
+            b.try_into().map_err(|_| format!("'{key}' must be {} hex digits", 2 * N))
         }
         Some(other) => Err(format!("'{key}' must be a hex string, found {other}")),
     }
 }
 
 fn tensor_from(v: Option<&Value>, key: &str) -> Result<Tensor4d, String> {
-    let mut t = Tensor4d {
-        start_addr: 0,
-        step_elem: [1; 4],
-        num_elem: [1; 4],
-    };
+    let mut t = Tensor4d { start_addr: 0, step_elem: [1; 4], num_elem: [1; 4] };
     let Some(v) = v else { return Ok(t) };
-    let o = v
-        .as_object()
-        .ok_or_else(|| format!("'{key}' must be an object"))?;
+    let o = v.as_object().ok_or_else(|| format!("'{key}' must be an object"))?;
     if let Some(a) = o.get("start_addr") {
         t.start_addr = a
             .as_u64()
             .and_then(|x| u32::try_from(x).ok())
             .ok_or_else(|| format!("'{key}.start_addr' must be a 32-bit number"))?;
     } else {
-        let partition = if o.contains_key("partition") {
-            uint(o, "partition", key)?
-        } else {
-            0
-        };
-        let offset = if o.contains_key("offset") {
-            uint(o, "offset", key)?
-        } else {
-            0
-        };
+        let partition = if o.contains_key("partition") { uint(o, "partition", key)? } else { 0 };
+        let offset = if o.contains_key("offset") { uint(o, "offset", key)? } else { 0 };
         if partition >= PARTITIONS || offset >= 1 << 21 {
-            return Err(format!(
-                "'{key}' partition {partition} / offset {offset} do not fit an immediate address"
-            ));
+            return Err(format!("'{key}' partition {partition} / offset {offset} do not fit an immediate address"));
         }
         t.start_addr = Tensor4d::immediate(partition, offset);
     }
     if let Some(s) = o.get("step") {
-        let a = s
-            .as_array()
-            .filter(|a| a.len() == 4)
-            .ok_or_else(|| format!("'{key}.step' must be 4 numbers"))?;
+        let a = s.as_array().filter(|a| a.len() == 4).ok_or_else(|| format!("'{key}.step' must be 4 numbers"))?;
         for (d, x) in a.iter().enumerate() {
             t.step_elem[d] = x
                 .as_i64()
@@ -372,10 +260,7 @@ fn tensor_from(v: Option<&Value>, key: &str) -> Result<Tensor4d, String> {
         }
     }
     if let Some(n) = o.get("num") {
-        let a = n
-            .as_array()
-            .filter(|a| a.len() == 4)
-            .ok_or_else(|| format!("'{key}.num' must be 4 numbers"))?;
+        let a = n.as_array().filter(|a| a.len() == 4).ok_or_else(|| format!("'{key}.num' must be 4 numbers"))?;
         for (d, x) in a.iter().enumerate() {
             t.num_elem[d] = x
                 .as_u64()
@@ -407,10 +292,7 @@ pub fn encode_json(text: &str) -> Result<RawInstruction, String> {
         "dst",
     ];
     if let Some(k) = o.keys().find(|k| !known.contains(&k.as_str())) {
-        return Err(format!(
-            "unknown field '{k}' (fields: {})",
-            known.join(", ")
-        ));
+        return Err(format!("unknown field '{k}' (fields: {})", known.join(", ")));
     }
     let opcode = code_or_name(
         o.get("opcode"),
@@ -427,31 +309,20 @@ pub fn encode_json(text: &str) -> Result<RawInstruction, String> {
     let reduce_op = code_or_name(
         o.get("reduce_op"),
         "reduce_op",
-        |s| {
-            ReduceOp::ALL
-                .into_iter()
-                .find(|r| r.name().eq_ignore_ascii_case(s))
-        },
+        |s| ReduceOp::ALL.into_iter().find(|r| r.name().eq_ignore_ascii_case(s)),
         |r| r as u8,
     )?
     .unwrap_or(0);
     let reduce_axis = code_or_name(
         o.get("reduce_axis"),
         "reduce_axis",
-        |s| {
-            [ReduceAxis::All, ReduceAxis::Partitions]
-                .into_iter()
-                .find(|a| a.name().eq_ignore_ascii_case(s))
-        },
+        |s| [ReduceAxis::All, ReduceAxis::Partitions].into_iter().find(|a| a.name().eq_ignore_ascii_case(s)),
         |a| a as u8,
     )?
     .unwrap_or(0);
     let channels = match o.get("num_active_channels") {
         None => 1,
-        Some(n) => n
-            .as_u64()
-            .and_then(|x| u8::try_from(x).ok())
-            .ok_or("'num_active_channels' must be 0..255")?,
+        Some(n) => n.as_u64().and_then(|x| u8::try_from(x).ok()).ok_or("'num_active_channels' must be 0..255")?,
     };
     let scale = match o.get("scale") {
         None => 1.0f32,
@@ -483,10 +354,7 @@ mod tests {
             answer_line("{", 3),
             r#"{"error": "input: line 3: not JSON: EOF while parsing an object at line 1 column 1"}"#
         );
-        assert_eq!(
-            answer_line(r#"{"id": 4}"#, 4),
-            r#"{"id": 4, "error": "input: line 4: missing field 'inst'"}"#
-        );
+        assert_eq!(answer_line(r#"{"id": 4}"#, 4), r#"{"id": 4, "error": "input: line 4: missing field 'inst'"}"#);
         assert_eq!(
             answer_line(r#"{"id": 5, "inst": "zz"}"#, 5),
             r#"{"id": 5, "error": "input: line 5: field 'inst': expected 128 hex digits, found 2"}"#
@@ -510,14 +378,8 @@ mod tests {
         assert_eq!(f32::from_bits(raw.scale), 0.5);
         let (text, ok) = describe(&raw, 4096);
         assert!(ok, "{text}");
-        assert!(
-            text.contains("reduce_op: 5 BITWISE_XOR")
-                && text.contains("src.step_elem: [-1, 3, 9, 9]"),
-            "{text}"
-        );
+        assert!(text.contains("reduce_op: 5 BITWISE_XOR") && text.contains("src.step_elem: [-1, 3, 9, 9]"), "{text}");
         assert_eq!(RawInstruction::from_hex(&raw.to_hex()).unwrap(), raw);
-        assert!(encode_json(r#"{"bogus": 1}"#)
-            .unwrap_err()
-            .starts_with("unknown field 'bogus'"));
+        assert!(encode_json(r#"{"bogus": 1}"#).unwrap_err().starts_with("unknown field 'bogus'"));
     }
 }

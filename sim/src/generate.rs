@@ -102,23 +102,12 @@ struct VerilatorTemplate {
 /// One testbench record: the case and the golden model's expected outputs.
 pub fn record_hex(case: &Case) -> String {
     let out = case.eval();
-    format!(
-        "{:04x}{:016x}{}{:08x}{:016x}",
-        case.op.code(),
-        case.vbool,
-        case.vec,
-        out.value,
-        out.mask.unwrap_or(0)
-    )
+    format!("{:04x}{:016x}{}{:08x}{:016x}", case.op.code(), case.vbool, case.vec, out.value, out.mask.unwrap_or(0))
 }
 
 /// A vector file: a header comment, then one record per line.
 pub fn vector_file(cases: &[Case], what: &str) -> String {
-    let mut s = format!(
-        "// {}\n// {what}: {} records of {RECORD_BITS} bits\n",
-        header_line(),
-        cases.len()
-    );
+    let mut s = format!("// {}\n// {what}: {} records of {RECORD_BITS} bits\n", header_line(), cases.len());
     for c in cases {
         s.push_str(&record_hex(c));
         s.push('\n');
@@ -136,19 +125,14 @@ pub fn tb_cases() -> Vec<Case> {
 pub fn rtl_files() -> Vec<GeneratedFile> {
     let mut uut = CrosslaneReduce::default();
     uut.connect_all();
-    let emitted = postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(
-        &generate_verilog(&uut),
-        MODULE,
-    )));
+    let emitted =
+        postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(&generate_verilog(&uut), MODULE)));
     vec![
         GeneratedFile {
             path: PathBuf::from("rtl/crosslane_reduce.v"),
             contents: format!("{}\n{}", verilog_header(), emitted),
         },
-        GeneratedFile {
-            path: PathBuf::from("rtl/crosslane_reduce.vlt"),
-            contents: lint_waivers(),
-        },
+        GeneratedFile { path: PathBuf::from("rtl/crosslane_reduce.vlt"), contents: lint_waivers() },
     ]
 }
 
@@ -169,10 +153,7 @@ pub fn tb_sources() -> Result<Vec<GeneratedFile>, askama::Error> {
         },
         GeneratedFile {
             path: PathBuf::from("tb/crosslane_reduce_tb_icarus.sv"),
-            contents: IcarusTemplate {
-                header: header.clone(),
-            }
-            .render()?,
+            contents: IcarusTemplate { header: header.clone() }.render()?,
         },
         GeneratedFile {
             path: PathBuf::from("tb/crosslane_reduce_tb_verilator.cpp"),
@@ -206,8 +187,7 @@ pub fn files() -> Result<Vec<GeneratedFile>, askama::Error> {
 /// so a failure leaves no partial file.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, contents).map_err(|e| {
@@ -237,9 +217,7 @@ pub fn check(root: &Path) -> Result<Vec<PathBuf>, String> {
     let files = files().map_err(|e| format!("cannot render a template: {e}"))?;
     Ok(files
         .into_iter()
-        .filter(|f| {
-            std::fs::read_to_string(root.join(&f.path)).ok().as_deref() != Some(f.contents.as_str())
-        })
+        .filter(|f| std::fs::read_to_string(root.join(&f.path)).ok().as_deref() != Some(f.contents.as_str()))
         .map(|f| root.join(f.path))
         .collect())
 }

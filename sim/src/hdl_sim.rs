@@ -54,12 +54,7 @@ impl HdlSim {
     pub fn new(trace: bool) -> Result<HdlSim, EngineError> {
         let mut uut = CrosslaneReduce::default();
         uut.connect_all();
-        let mut sim = HdlSim {
-            uut,
-            vcd: None,
-            trace: SharedBuf::default(),
-            time: 0,
-        };
+        let mut sim = HdlSim { uut, vcd: None, trace: SharedBuf::default(), time: 0 };
         if trace {
             let vcd = write_vcd_header(sim.trace.clone(), &sim.uut);
             sim.vcd = Some(write_vcd_dump(vcd, &sim.uut));
@@ -71,9 +66,7 @@ impl HdlSim {
 
     fn settle(&mut self) -> Result<(), EngineError> {
         if !simulate(&mut self.uut, 200) {
-            return Err(EngineError(
-                "hdl: the rust-hdl simulation did not settle".into(),
-            ));
+            return Err(EngineError("hdl: the rust-hdl simulation did not settle".into()));
         }
         if let Some(vcd) = self.vcd.take() {
             let mut vcd = vcd;
@@ -142,9 +135,7 @@ pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, Engin
     for (i, c) in cases.iter().enumerate() {
         let o = obs[i + LATENCY - 1];
         if !o.valid {
-            return Err(EngineError(format!(
-                "hdl: out_valid_o low {LATENCY} clocks after case {i}"
-            )));
+            return Err(EngineError(format!("hdl: out_valid_o low {LATENCY} clocks after case {i}")));
         }
         out.push(to_outcome(c, o));
     }
@@ -155,26 +146,17 @@ pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, Engin
 /// its width, the mask only for rb* ops).
 pub fn to_outcome(c: &Case, o: Observed) -> Outcome {
     let bits = c.op.result_bits();
-    let value = if bits == 32 {
-        o.result
-    } else {
-        o.result & ((1 << bits) - 1)
-    };
-    Outcome {
-        value,
-        mask: c.op.family.has_mask().then_some(o.mask),
-    }
+    let value = if bits == 32 { o.result } else { o.result & ((1 << bits) - 1) };
+    Outcome { value, mask: c.op.family.has_mask().then_some(o.mask) }
 }
 
 /// Re-run one case with tracing on and keep the VCD; returns its path.
 pub fn trace_case(case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
     let mut sim = HdlSim::new(true)?;
     run_cases(&mut sim, std::slice::from_ref(case))?;
-    std::fs::create_dir_all(dir)
-        .map_err(|e| EngineError(format!("hdl: cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("hdl: cannot create {}: {e}", dir.display())))?;
     let path = dir.join(format!("hdl-{}.vcd", case.op.name()));
-    sim.write_vcd(&path)
-        .map_err(|e| EngineError(format!("hdl: cannot write {}: {e}", path.display())))?;
+    sim.write_vcd(&path).map_err(|e| EngineError(format!("hdl: cannot write {}: {e}", path.display())))?;
     Ok(path)
 }
 
@@ -185,9 +167,7 @@ pub struct Hdl {
 
 impl Hdl {
     pub fn new() -> Result<Hdl, EngineError> {
-        Ok(Hdl {
-            sim: HdlSim::new(false)?,
-        })
+        Ok(Hdl { sim: HdlSim::new(false)? })
     }
 }
 

@@ -8,11 +8,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "crosslane",
-    version,
-    about = "The CrossLaneReduce unit: golden model, hardware, simulators"
-)]
+#[command(name = "crosslane", version, about = "The CrossLaneReduce unit: golden model, hardware, simulators")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -119,34 +115,18 @@ fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
     Ok(true)
 }
 
-fn testbench(
-    which: &str,
-    vectors: &std::path::Path,
-    workdir: &std::path::Path,
-) -> Result<bool, String> {
+fn testbench(which: &str, vectors: &std::path::Path, workdir: &std::path::Path) -> Result<bool, String> {
     use crosslane_sim::simulators::{self, Simulator};
     let sims = match which {
         "verilator" => vec![Simulator::Verilator],
         "icarus" => vec![Simulator::Icarus],
         "both" => vec![Simulator::Verilator, Simulator::Icarus],
-        other => {
-            return Err(format!(
-                "crosslane testbench: --sim {other}: expected verilator, icarus or both"
-            ))
-        }
+        other => return Err(format!("crosslane testbench: --sim {other}: expected verilator, icarus or both")),
     };
-    let text = std::fs::read_to_string(vectors).map_err(|e| {
-        format!(
-            "crosslane testbench: cannot read {}: {e}",
-            vectors.display()
-        )
-    })?;
-    let count = text
-        .lines()
-        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
-        .count();
-    let vectors =
-        std::fs::canonicalize(vectors).map_err(|e| format!("crosslane testbench: {e}"))?;
+    let text = std::fs::read_to_string(vectors)
+        .map_err(|e| format!("crosslane testbench: cannot read {}: {e}", vectors.display()))?;
+    let count = text.lines().filter(|l| !l.starts_with("//") && !l.trim().is_empty()).count();
+    let vectors = std::fs::canonicalize(vectors).map_err(|e| format!("crosslane testbench: {e}"))?;
     let mut all_ok = true;
     for sim in sims {
         let dir = workdir.join(sim.name());
@@ -156,19 +136,9 @@ fn testbench(
         let run = simulators::run_tb_keeping_vcd(&build, &vectors, count, &dir)
             .map_err(|e| format!("crosslane testbench: {e}"))?;
         print!("{}", run.stdout);
-        println!(
-            "{}: {} passed, {} failed in {:.2} s",
-            sim.name(),
-            run.passed,
-            run.failed,
-            run.secs
-        );
+        println!("{}: {} passed, {} failed in {:.2} s", sim.name(), run.passed, run.failed, run.secs);
         if let Some(vcd) = &run.vcd {
-            println!(
-                "{}: VCD of the failing vectors: {}",
-                sim.name(),
-                vcd.display()
-            );
+            println!("{}: VCD of the failing vectors: {}", sim.name(), vcd.display());
         }
         all_ok &= run.ok();
     }
@@ -185,20 +155,13 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
 
 fn exec() -> Result<(), String> {
     let mut input = String::new();
-    std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|e| format!("crosslane exec: cannot read the input: {e}"))?;
+    std::io::stdin().read_to_string(&mut input).map_err(|e| format!("crosslane exec: cannot read the input: {e}"))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (i, line) in input.lines().enumerate() {
-        writeln!(
-            out,
-            "{}",
-            crosslane_sim::exec_protocol::answer_line(line, i + 1)
-        )
-        .map_err(|e| format!("crosslane exec: cannot write the output: {e}"))?;
+        writeln!(out, "{}", crosslane_sim::exec_protocol::answer_line(line, i + 1))
+            .map_err(|e| format!("crosslane exec: cannot write the output: {e}"))?;
     }
-    out.flush()
-        .map_err(|e| format!("crosslane exec: cannot write the output: {e}"))
+    out.flush().map_err(|e| format!("crosslane exec: cannot write the output: {e}"))
 }
 
 fn encode(json: Option<String>) -> Result<(), String> {
@@ -212,8 +175,7 @@ fn encode(json: Option<String>) -> Result<(), String> {
             t
         }
     };
-    let raw = crosslane_sim::exec_protocol::encode_json(&text)
-        .map_err(|e| format!("crosslane encode: {e}"))?;
+    let raw = crosslane_sim::exec_protocol::encode_json(&text).map_err(|e| format!("crosslane encode: {e}"))?;
     if let Err(e) = raw.validate(crosslane_golden::instruction::DEFAULT_PARTITION_BYTES) {
         eprintln!("crosslane encode: warning: the instruction would be rejected: {e}");
     }
@@ -226,11 +188,7 @@ fn cost(names: &[String], dir: &std::path::Path) -> Result<(), String> {
     let ops: Vec<Op> = if names.is_empty() {
         Family::ALL
             .iter()
-            .filter_map(|&f| {
-                Op::all()
-                    .into_iter()
-                    .find(|o| o.family == f && !o.predicated && o.form != Form::B8)
-            })
+            .filter_map(|&f| Op::all().into_iter().find(|o| o.family == f && !o.predicated && o.form != Form::B8))
             .collect()
     } else {
         names
@@ -240,10 +198,7 @@ fn cost(names: &[String], dir: &std::path::Path) -> Result<(), String> {
     };
     println!("{:<18} {:>8} {:>11}", "op_i tied to", "cells", "flip-flops");
     let whole = crosslane_sim::cost::cost(None, dir).map_err(|e| format!("crosslane cost: {e}"))?;
-    println!(
-        "{:<18} {:>8} {:>11}",
-        "(any op)", whole.cells, whole.flip_flops
-    );
+    println!("{:<18} {:>8} {:>11}", "(any op)", whole.cells, whole.flip_flops);
     for op in ops {
         match crosslane_sim::cost::cost(Some(op), dir) {
             Ok(c) => println!("{:<18} {:>8} {:>11}", op.name(), c.cells, c.flip_flops),
@@ -263,24 +218,12 @@ fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
     let mut loop_secs = None;
     let out = match kind {
         EngineKind::Verilator | EngineKind::Icarus => {
-            let sim = if kind == EngineKind::Verilator {
-                Simulator::Verilator
-            } else {
-                Simulator::Icarus
-            };
+            let sim = if kind == EngineKind::Verilator { Simulator::Verilator } else { Simulator::Icarus };
             let build = simulators::build(sim).map_err(fail)?;
             if build.cached {
-                println!(
-                    "bench {}: build taken from the cache {}",
-                    kind.name(),
-                    build.dir.display()
-                );
+                println!("bench {}: build taken from the cache {}", kind.name(), build.dir.display());
             } else {
-                println!(
-                    "bench {}: build took {:.1} s",
-                    kind.name(),
-                    build.build_secs
-                );
+                println!("bench {}: build took {:.1} s", kind.name(), build.build_secs);
             }
             let start = std::time::Instant::now();
             let out = if sim == Simulator::Verilator {
@@ -305,28 +248,18 @@ fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
         }
     };
     let secs = loop_secs.unwrap_or_else(|| start.elapsed().as_secs_f64());
-    let wrong = cases
-        .iter()
-        .zip(&out)
-        .filter(|(c, o)| c.eval() != **o)
-        .count();
+    let wrong = cases.iter().zip(&out).filter(|(c, o)| c.eval() != **o).count();
     println!(
         "bench {}: {} vectors in {:.3} s = {:.0} vectors/s{} ({} mismatches)",
         kind.name(),
         cases.len(),
         secs,
         cases.len() as f64 / secs,
-        if loop_secs.is_some() {
-            ", the C++ harness's clock loop alone"
-        } else {
-            ""
-        },
+        if loop_secs.is_some() { ", the C++ harness's clock loop alone" } else { "" },
         wrong
     );
     if wrong > 0 {
-        return Err(format!(
-            "crosslane bench: {wrong} results differ from the golden model"
-        ));
+        return Err(format!("crosslane bench: {wrong} results differ from the golden model"));
     }
     Ok(())
 }
@@ -346,19 +279,14 @@ fn progress_bar(total: u64) -> ProgressBar {
 
 fn eval(kind: EngineKind) -> Result<(), String> {
     let mut input = String::new();
-    std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|e| format!("crosslane eval: cannot read the input: {e}"))?;
+    std::io::stdin().read_to_string(&mut input).map_err(|e| format!("crosslane eval: cannot read the input: {e}"))?;
     let mut engine = engine::open(kind).map_err(|e| format!("crosslane eval: {e}"))?;
-    let lines = protocol::answer(&input, |cases| engine.run(cases))
-        .map_err(|e| format!("crosslane eval: {e}"))?;
+    let lines = protocol::answer(&input, |cases| engine.run(cases)).map_err(|e| format!("crosslane eval: {e}"))?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in lines {
-        writeln!(out, "{line}")
-            .map_err(|e| format!("crosslane eval: cannot write the output: {e}"))?;
+        writeln!(out, "{line}").map_err(|e| format!("crosslane eval: cannot write the output: {e}"))?;
     }
-    out.flush()
-        .map_err(|e| format!("crosslane eval: cannot write the output: {e}"))
+    out.flush().map_err(|e| format!("crosslane eval: cannot write the output: {e}"))
 }
 
 /// Campaign sizes of one verify run.
@@ -376,10 +304,7 @@ fn run_verify(seed: u64, sizes: Sizes, vcd_dir: &std::path::Path) -> Result<bool
     bar.set_message("golden");
     verify::verify_golden(&cases, &mut report, &|n| bar.inc(n));
     bar.finish_and_clear();
-    for kind in EngineKind::ALL
-        .into_iter()
-        .filter(|k| *k != EngineKind::Golden)
-    {
+    for kind in EngineKind::ALL.into_iter().filter(|k| *k != EngineKind::Golden) {
         match engine::open(kind) {
             Ok(mut e) => {
                 let cases = match kind {
@@ -419,33 +344,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Eval { engine } => eval(engine).map(|_| true),
         Command::Generate { out, check } => generate(&out, check),
-        Command::Decode {
-            hex,
-            partition_bytes,
-        } => decode(&hex, partition_bytes),
-        Command::Testbench {
-            sim,
-            vectors,
-            workdir,
-        } => testbench(&sim, &vectors, &workdir),
+        Command::Decode { hex, partition_bytes } => decode(&hex, partition_bytes),
+        Command::Testbench { sim, vectors, workdir } => testbench(&sim, &vectors, &workdir),
         Command::Exec => exec().map(|_| true),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
         Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
-        Command::Verify {
-            seed,
-            per_op,
-            hdl_per_op,
-            verilator_per_op,
-            icarus_per_op,
-            vcd_dir,
-        } => {
-            let sizes = Sizes {
-                golden: per_op,
-                hdl: hdl_per_op,
-                verilator: verilator_per_op,
-                icarus: icarus_per_op,
-            };
+        Command::Verify { seed, per_op, hdl_per_op, verilator_per_op, icarus_per_op, vcd_dir } => {
+            let sizes = Sizes { golden: per_op, hdl: hdl_per_op, verilator: verilator_per_op, icarus: icarus_per_op };
             run_verify(seed, sizes, &vcd_dir)
         }
     };

@@ -18,11 +18,7 @@ pub fn direct_clocks(verilog: &str) -> String {
     for line in verilog.lines() {
         let t = line.trim();
         if let Some((lhs, rhs)) = t.strip_suffix(';').and_then(|x| x.split_once(" = ")) {
-            let ident = |x: &str| {
-                !x.is_empty()
-                    && x.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-            };
+            let ident = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
             if lhs.ends_with("$clock") && ident(lhs) && ident(rhs) && !rhs.contains('$') {
                 routed.insert(lhs.to_string(), rhs.to_string());
             }
@@ -31,10 +27,8 @@ pub fn direct_clocks(verilog: &str) -> String {
     let mut out = String::with_capacity(verilog.len());
     for line in verilog.split_inclusive('\n') {
         let t = line.trim();
-        let assigned = t
-            .strip_suffix(';')
-            .and_then(|x| x.split_once(" = "))
-            .is_some_and(|(lhs, _)| routed.contains_key(lhs));
+        let assigned =
+            t.strip_suffix(';').and_then(|x| x.split_once(" = ")).is_some_and(|(lhs, _)| routed.contains_key(lhs));
         let declared = t
             .strip_prefix("reg ")
             .and_then(|x| x.trim().strip_suffix(';'))
@@ -75,8 +69,7 @@ fn replace_prefixed(line: &str, from: &str, to: &str) -> String {
     let mut rest = line;
     while let Some(pos) = rest.find(from) {
         let before = rest[..pos].chars().next_back();
-        let starts_ident =
-            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        let starts_ident = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
         out.push_str(&rest[..pos]);
         out.push_str(if starts_ident { to } else { from });
         rest = &rest[pos + from.len()..];
@@ -90,15 +83,9 @@ fn declared_widths(verilog: &str) -> std::collections::HashMap<String, usize> {
     let mut widths = std::collections::HashMap::new();
     for line in verilog.lines() {
         let t = line.trim();
-        let Some(rest) = [
-            "reg ",
-            "wire ",
-            "output reg ",
-            "output wire ",
-            "input wire ",
-        ]
-        .iter()
-        .find_map(|p| t.strip_prefix(p)) else {
+        let Some(rest) =
+            ["reg ", "wire ", "output reg ", "output wire ", "input wire "].iter().find_map(|p| t.strip_prefix(p))
+        else {
             continue;
         };
         let rest = rest.trim();
@@ -110,8 +97,7 @@ fn declared_widths(verilog: &str) -> std::collections::HashMap<String, usize> {
                 let Some((hi, lo)) = range.split_once(':') else {
                     continue;
                 };
-                let (Ok(hi), Ok(lo)) = (hi.trim().parse::<usize>(), lo.trim().parse::<usize>())
-                else {
+                let (Ok(hi), Ok(lo)) = (hi.trim().parse::<usize>(), lo.trim().parse::<usize>()) else {
                     continue;
                 };
                 (hi.abs_diff(lo) + 1, name)
@@ -142,17 +128,10 @@ fn balanced(s: &str) -> Option<usize> {
 
 /// Rewrite one `(SIG & ~(1 << (IDX)) | ((VAL) << (IDX)))` starting at
 /// `s`; returns the rewrite and the length consumed.
-fn rewrite_one(
-    s: &str,
-    widths: &std::collections::HashMap<String, usize>,
-) -> Option<(String, usize)> {
+fn rewrite_one(s: &str, widths: &std::collections::HashMap<String, usize>) -> Option<(String, usize)> {
     let body = s.strip_prefix('(')?;
     let (sig, rest) = body.split_once(" & ~(1 << (")?;
-    if sig.is_empty()
-        || !sig
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-    {
+    if sig.is_empty() || !sig.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
         return None;
     }
     let width = *widths.get(sig)?;
@@ -217,17 +196,13 @@ mod tests {
         assert!(got.contains(
             "keep1 = (keep1 & ~({{63{1'b0}}, 1'b1} << ((32'h2 * 0 + 32'h1) * 32'h1 + 0)) | ({{63{1'b0}}, 1'b0} << ((32'h2 * 0 + 32'h1) * 32'h1 + 0)));"
         ), "{got}");
-        assert!(
-            got.contains(
-                "m = (m & ~({{7{1'b0}}, 1'b1} << (3)) | ({{7{1'b0}}, q[(2 * 1)]} << (3)));"
-            ),
-            "{got}"
-        );
+        assert!(got.contains("m = (m & ~({{7{1'b0}}, 1'b1} << (3)) | ({{7{1'b0}}, q[(2 * 1)]} << (3)));"), "{got}");
     }
 
     #[test]
     fn clocks_are_wired_directly() {
-        let v = "    reg  a$clock;\n    reg  [3:0] a$d;\n    x$a a(\n        .d(a$d),\n        .clock(a$clock)\n    );\n\
+        let v =
+            "    reg  a$clock;\n    reg  [3:0] a$d;\n    x$a a(\n        .d(a$d),\n        .clock(a$clock)\n    );\n\
                  always @(*) begin\n        a$clock = clk_i;\n        a$d = 4'h1;\n    end\n";
         assert_eq!(
             direct_clocks(v),

@@ -43,9 +43,8 @@ fn refuse(obj: &Map<String, Value>, key: &str, op: Op, why: &str) -> Result<(), 
 fn parse_object(obj: &Map<String, Value>) -> Result<Case, String> {
     let name = string_field(obj, "op")?.ok_or("missing field 'op'")?;
     let op = Op::from_name(name).ok_or_else(|| format!("unknown op '{name}'"))?;
-    let vbool_of = |key: &str, text: &str| {
-        crosslane_golden::parse_hex_u64(text, 16).map_err(|e| format!("field '{key}': {e}"))
-    };
+    let vbool_of =
+        |key: &str, text: &str| crosslane_golden::parse_hex_u64(text, 16).map_err(|e| format!("field '{key}': {e}"));
     if op.family.is_vbool_fold() {
         refuse(obj, "vec", op, "folds a vbool (give 'vbool')")?;
         refuse(obj, "pred", op, "folds a vbool (give 'vbool')")?;
@@ -53,15 +52,11 @@ fn parse_object(obj: &Map<String, Value>) -> Result<Case, String> {
         return Ok(Case::new(op, Vec512::ZERO, vbool));
     }
     refuse(obj, "vbool", op, "is not a vbool fold")?;
-    let vec =
-        Vec512::from_hex(required(obj, "vec", op)?).map_err(|e| format!("field 'vec': {e}"))?;
+    let vec = Vec512::from_hex(required(obj, "vec", op)?).map_err(|e| format!("field 'vec': {e}"))?;
     let vbool = if op.predicated {
         vbool_of("pred", required(obj, "pred", op)?)?
     } else {
-        let hint = format!(
-            "has no predicate (the predicated form is '{}_t')",
-            op.name()
-        );
+        let hint = format!("has no predicate (the predicated form is '{}_t')", op.name());
         refuse(obj, "pred", op, &hint)?;
         u64::MAX
     };
@@ -70,10 +65,7 @@ fn parse_object(obj: &Map<String, Value>) -> Result<Case, String> {
 
 /// Parse input line `lineno` (1-based).
 pub fn parse_line(line: &str, lineno: usize) -> Result<Request, LineError> {
-    let fail = |id: Option<Value>, msg: String| LineError {
-        id,
-        message: format!("line {lineno}: {msg}"),
-    };
+    let fail = |id: Option<Value>, msg: String| LineError { id, message: format!("line {lineno}: {msg}") };
     let value: Value = serde_json::from_str(line).map_err(|e| {
         if line.trim().is_empty() {
             fail(None, "empty line".into())
@@ -132,19 +124,10 @@ pub fn case_line(id: Option<usize>, case: &Case) -> String {
 
 /// Answer a whole input with `run` (which evaluates every good case in one
 /// batch, in order) and return the output lines.
-pub fn answer<E>(
-    input: &str,
-    run: impl FnOnce(&[Case]) -> Result<Vec<Outcome>, E>,
-) -> Result<Vec<String>, E> {
-    let parsed: Vec<Result<Request, LineError>> = input
-        .lines()
-        .enumerate()
-        .map(|(i, line)| parse_line(line, i + 1))
-        .collect();
-    let cases: Vec<Case> = parsed
-        .iter()
-        .filter_map(|p| p.as_ref().ok().map(|r| r.case))
-        .collect();
+pub fn answer<E>(input: &str, run: impl FnOnce(&[Case]) -> Result<Vec<Outcome>, E>) -> Result<Vec<String>, E> {
+    let parsed: Vec<Result<Request, LineError>> =
+        input.lines().enumerate().map(|(i, line)| parse_line(line, i + 1)).collect();
+    let cases: Vec<Case> = parsed.iter().filter_map(|p| p.as_ref().ok().map(|r| r.case)).collect();
     let mut outcomes = run(&cases)?.into_iter();
     Ok(parsed
         .iter()
@@ -172,29 +155,14 @@ mod tests {
     #[test]
     fn bad_lines_name_the_line_and_the_problem() {
         let vec = "0".repeat(128);
-        assert_eq!(
-            err("{"),
-            "line 7: not JSON: EOF while parsing an object at line 1 column 1"
-        );
+        assert_eq!(err("{"), "line 7: not JSON: EOF while parsing an object at line 1 column 1");
         assert_eq!(err(""), "line 7: empty line");
         assert_eq!(err("[1]"), "line 7: expected a JSON object, found [1]");
         assert_eq!(err("{}"), "line 7: missing field 'op'");
-        assert_eq!(
-            err(r#"{"op": 3}"#),
-            "line 7: field 'op' must be a string, found 3"
-        );
-        assert_eq!(
-            err(r#"{"op": "radd_nx17"}"#),
-            "line 7: unknown op 'radd_nx17'"
-        );
-        assert_eq!(
-            err(r#"{"op": "radd_nx16"}"#),
-            "line 7: missing field 'vec' for op 'radd_nx16'"
-        );
-        assert_eq!(
-            err(r#"{"op": "radd_nx16", "vec": "12"}"#),
-            "line 7: field 'vec': expected 128 hex digits, found 2"
-        );
+        assert_eq!(err(r#"{"op": 3}"#), "line 7: field 'op' must be a string, found 3");
+        assert_eq!(err(r#"{"op": "radd_nx17"}"#), "line 7: unknown op 'radd_nx17'");
+        assert_eq!(err(r#"{"op": "radd_nx16"}"#), "line 7: missing field 'vec' for op 'radd_nx16'");
+        assert_eq!(err(r#"{"op": "radd_nx16", "vec": "12"}"#), "line 7: field 'vec': expected 128 hex digits, found 2");
         assert_eq!(
             err(&format!(r#"{{"op": "radd_nx16", "vec": "{vec}", "pred": "{}"}}"#, "f".repeat(16))),
             "line 7: field 'pred' given but op 'radd_nx16' has no predicate (the predicated form is 'radd_nx16_t')"
@@ -216,22 +184,13 @@ mod tests {
     #[test]
     fn ids_are_echoed_even_on_errors() {
         let e = parse_line(r#"{"id": "abc", "op": "nope"}"#, 1).unwrap_err();
-        assert_eq!(
-            error_line(&e),
-            r#"{"id": "abc", "error": "line 1: unknown op 'nope'"}"#
-        );
+        assert_eq!(error_line(&e), r#"{"id": "abc", "error": "line 1: unknown op 'nope'"}"#);
         let lines = answer(
-            &format!(
-                "{{\"id\": [1], \"op\": \"rbmax_nx16\", \"vec\": \"{}\", \"x\": 1}}\n",
-                "0".repeat(128)
-            ),
+            &format!("{{\"id\": [1], \"op\": \"rbmax_nx16\", \"vec\": \"{}\", \"x\": 1}}\n", "0".repeat(128)),
             |cases| Ok::<_, ()>(cases.iter().map(|c| c.eval()).collect()),
         )
         .unwrap();
-        assert_eq!(
-            lines,
-            vec![r#"{"id": [1], "result": "0000", "mask": "ffffffff"}"#]
-        );
+        assert_eq!(lines, vec![r#"{"id": [1], "result": "0000", "mask": "ffffffff"}"#]);
     }
 
     #[test]

@@ -43,8 +43,7 @@ impl Simulator {
 }
 
 fn on_path(tool: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
 }
 
 /// Check that the simulator's tools are installed.
@@ -64,9 +63,7 @@ pub fn available(sim: Simulator) -> Result<(), EngineError> {
 pub fn cache_root() -> PathBuf {
     std::env::var_os("CROSSLANE_CACHE_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/crosslane-cache")
-        })
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/crosslane-cache"))
 }
 
 /// FNV-1a, 64 bits: a build key that never changes across Rust versions.
@@ -96,10 +93,7 @@ pub struct Build {
 
 fn sources() -> Result<Vec<GeneratedFile>, EngineError> {
     let mut files = generate::rtl_files();
-    files.extend(
-        generate::tb_sources()
-            .map_err(|e| EngineError(format!("cannot render the testbench: {e}")))?,
-    );
+    files.extend(generate::tb_sources().map_err(|e| EngineError(format!("cannot render the testbench: {e}")))?);
     Ok(files)
 }
 
@@ -110,39 +104,17 @@ fn build_command(sim: Simulator, dir: &Path) -> Command {
     match sim {
         Simulator::Verilator => {
             let mut c = Command::new("verilator");
-            c.args([
-                "--cc",
-                "--exe",
-                "--build",
-                "-j",
-                "2",
-                "-O3",
-                "--x-assign",
-                "fast",
-                "--x-initial",
-                "fast",
-            ])
-            .args([
-                "-Wno-fatal",
-                "-Wno-lint",
-                "-Wno-style",
-                "--top-module",
-                "crosslane_reduce_tb",
-            ])
-            .arg("-Mdir")
-            .arg(dir.join("obj"))
-            .arg("-o")
-            .arg(dir.join(sim.entry()))
-            .arg(&vlt)
-            .arg(&rtl)
-            .arg(&tb)
-            .arg(dir.join("tb/crosslane_reduce_tb_verilator.cpp"))
-            .args([
-                "-CFLAGS",
-                "-O2",
-                "-MAKEFLAGS",
-                "OPT_FAST=-O2 OPT_SLOW=-O2 OPT_GLOBAL=-O2",
-            ]);
+            c.args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+                .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "crosslane_reduce_tb"])
+                .arg("-Mdir")
+                .arg(dir.join("obj"))
+                .arg("-o")
+                .arg(dir.join(sim.entry()))
+                .arg(&vlt)
+                .arg(&rtl)
+                .arg(&tb)
+                .arg(dir.join("tb/crosslane_reduce_tb_verilator.cpp"))
+                .args(["-CFLAGS", "-O2", "-MAKEFLAGS", "OPT_FAST=-O2 OPT_SLOW=-O2 OPT_GLOBAL=-O2"]);
             c
         }
         Simulator::Icarus => {
@@ -161,9 +133,7 @@ fn build_command(sim: Simulator, dir: &Path) -> Command {
 /// process run one at a time, so concurrent callers share one build.
 pub fn build(sim: Simulator) -> Result<Build, EngineError> {
     static BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = BUILD_LOCK
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _guard = BUILD_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     available(sim)?;
     let files = sources()?;
     let mut parts: Vec<&[u8]> = vec![sim.name().as_bytes()];
@@ -176,51 +146,29 @@ pub fn build(sim: Simulator) -> Result<Build, EngineError> {
     let dir = root.join(format!("{}-{key:016x}", sim.name()));
     let exe = dir.join(sim.entry());
     if exe.is_file() {
-        return Ok(Build {
-            sim,
-            dir,
-            exe,
-            build_secs: 0.0,
-            cached: true,
-        });
+        return Ok(Build { sim, dir, exe, build_secs: 0.0, cached: true });
     }
     // Build in a private directory and rename it into place when complete.
-    let tmp = root.join(format!(
-        "{}-{key:016x}.tmp-{}",
-        sim.name(),
-        std::process::id()
-    ));
+    let tmp = root.join(format!("{}-{key:016x}.tmp-{}", sim.name(), std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     for f in &files {
         generate::write_atomic(&tmp.join(&f.path), f.contents.as_bytes()).map_err(EngineError)?;
     }
     let start = Instant::now();
-    let out = build_command(sim, &tmp).output().map_err(|e| {
-        EngineError(format!(
-            "engine '{}' could not start the build: {e}",
-            sim.name()
-        ))
-    })?;
+    let out = build_command(sim, &tmp)
+        .output()
+        .map_err(|e| EngineError(format!("engine '{}' could not start the build: {e}", sim.name())))?;
     let build_secs = start.elapsed().as_secs_f64();
     if !out.status.success() {
-        let log = String::from_utf8_lossy(&out.stderr).into_owned()
-            + &String::from_utf8_lossy(&out.stdout);
+        let log = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(EngineError(format!(
-            "{} build failed:\n{}",
-            sim.name(),
-            tail(&log, 40)
-        )));
+        return Err(EngineError(format!("{} build failed:\n{}", sim.name(), tail(&log, 40))));
     }
     // Verilator bakes its object directory into nothing we run again, so
     // the built tree can move.
     let tmp_exe = tmp.join(sim.entry());
     if !tmp_exe.is_file() {
-        return Err(EngineError(format!(
-            "{} build produced no {}",
-            sim.name(),
-            sim.entry()
-        )));
+        return Err(EngineError(format!("{} build produced no {}", sim.name(), sim.entry())));
     }
     match std::fs::rename(&tmp, &dir) {
         Ok(()) => {}
@@ -228,20 +176,9 @@ pub fn build(sim: Simulator) -> Result<Build, EngineError> {
         Err(_) if exe.is_file() => {
             let _ = std::fs::remove_dir_all(&tmp);
         }
-        Err(e) => {
-            return Err(EngineError(format!(
-                "cannot move the build into {}: {e}",
-                dir.display()
-            )))
-        }
+        Err(e) => return Err(EngineError(format!("cannot move the build into {}: {e}", dir.display()))),
     }
-    Ok(Build {
-        sim,
-        dir,
-        exe,
-        build_secs,
-        cached: false,
-    })
+    Ok(Build { sim, dir, exe, build_secs, cached: false })
 }
 
 fn tail(s: &str, lines: usize) -> String {
@@ -290,51 +227,25 @@ fn run_command(build: &Build) -> Command {
 
 /// Run the self-checking testbench on a vector file of `count` records.
 /// With `vcd`, Icarus also dumps `crosslane_reduce_tb.vcd` into `workdir`.
-pub fn run_tb(
-    build: &Build,
-    vectors: &Path,
-    count: usize,
-    vcd: bool,
-    workdir: &Path,
-) -> Result<TbRun, EngineError> {
+pub fn run_tb(build: &Build, vectors: &Path, count: usize, vcd: bool, workdir: &Path) -> Result<TbRun, EngineError> {
     let mut c = run_command(build);
-    c.arg(format!("+vectors={}", vectors.display()))
-        .arg(format!("+count={count}"))
-        .current_dir(workdir);
+    c.arg(format!("+vectors={}", vectors.display())).arg(format!("+count={count}")).current_dir(workdir);
     if vcd {
         c.arg("+vcd");
     }
     let start = Instant::now();
-    let out = c.output().map_err(|e| {
-        EngineError(format!(
-            "cannot run the {} testbench: {e}",
-            build.sim.name()
-        ))
-    })?;
+    let out = c.output().map_err(|e| EngineError(format!("cannot run the {} testbench: {e}", build.sim.name())))?;
     let secs = start.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let (passed, failed) = summary(&stdout).unwrap_or((0, 0));
-    Ok(TbRun {
-        passed,
-        failed,
-        exit_ok: out.status.success(),
-        stdout,
-        secs,
-        vcd: None,
-    })
+    Ok(TbRun { passed, failed, exit_ok: out.status.success(), stdout, secs, vcd: None })
 }
 
 /// Indices of the vectors a testbench run reported as wrong.
 pub fn failing_vectors(stdout: &str) -> Vec<usize> {
     let mut v: Vec<usize> = stdout
         .lines()
-        .filter_map(|l| {
-            l.strip_prefix("ERROR vector ")?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()
-        })
+        .filter_map(|l| l.strip_prefix("ERROR vector ")?.split_whitespace().next()?.parse().ok())
         .collect();
     v.sort_unstable();
     v.dedup();
@@ -343,25 +254,14 @@ pub fn failing_vectors(stdout: &str) -> Vec<usize> {
 
 /// Run the testbench; when it fails, re-run the vectors it reported (at
 /// most 20) under Icarus with a VCD dump into `workdir` and keep its path.
-pub fn run_tb_keeping_vcd(
-    build: &Build,
-    vectors: &Path,
-    count: usize,
-    workdir: &Path,
-) -> Result<TbRun, EngineError> {
+pub fn run_tb_keeping_vcd(build: &Build, vectors: &Path, count: usize, workdir: &Path) -> Result<TbRun, EngineError> {
     let mut run = run_tb(build, vectors, count, false, workdir)?;
     if run.ok() {
         return Ok(run);
     }
     let text = std::fs::read_to_string(vectors).unwrap_or_default();
-    let records: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
-        .collect();
-    let picked: Vec<&str> = failing_vectors(&run.stdout)
-        .into_iter()
-        .filter_map(|i| records.get(i).copied())
-        .collect();
+    let records: Vec<&str> = text.lines().filter(|l| !l.starts_with("//") && !l.trim().is_empty()).collect();
+    let picked: Vec<&str> = failing_vectors(&run.stdout).into_iter().filter_map(|i| records.get(i).copied()).collect();
     if picked.is_empty() {
         return Ok(run);
     }
@@ -387,11 +287,8 @@ impl TempFile {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = cache_root().join("tmp");
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
-        Ok(TempFile(
-            dir.join(format!("{stem}-{}-{n}", std::process::id())),
-        ))
+        std::fs::create_dir_all(&dir).map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
+        Ok(TempFile(dir.join(format!("{stem}-{}-{n}", std::process::id()))))
     }
 }
 
@@ -429,10 +326,7 @@ pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
         .spawn()
         .map_err(|e| EngineError(format!("cannot run the verilator harness: {e}")))?;
     let input = case_bytes(cases);
-    let mut stdin = child
-        .stdin
-        .take()
-        .ok_or_else(|| EngineError("harness has no stdin".into()))?;
+    let mut stdin = child.stdin.take().ok_or_else(|| EngineError("harness has no stdin".into()))?;
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let mut out = Vec::new();
     child
@@ -445,9 +339,7 @@ pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
     if let Some(mut e) = child.stderr.take() {
         let _ = e.read_to_string(&mut err);
     }
-    let status = child
-        .wait()
-        .map_err(|e| EngineError(format!("harness: {e}")))?;
+    let status = child.wait().map_err(|e| EngineError(format!("harness: {e}")))?;
     let _ = writer.join();
     if !status.success() || out.len() != cases.len() * RESULT_BYTES {
         return Err(EngineError(format!(
@@ -463,28 +355,13 @@ pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
         .map(|(c, r)| {
             let result = u32::from_le_bytes(r[0..4].try_into().unwrap_or_default());
             let mask = u64::from_le_bytes(r[4..12].try_into().unwrap_or_default());
-            to_outcome(
-                c,
-                Observed {
-                    valid: true,
-                    result,
-                    mask,
-                },
-            )
+            to_outcome(c, Observed { valid: true, result, mask })
         })
         .collect();
-    let loop_secs = err.lines().find_map(|l| {
-        l.strip_prefix("harness: ")?
-            .split(" vectors in ")
-            .nth(1)?
-            .strip_suffix(" s")?
-            .parse()
-            .ok()
-    });
-    Ok(ExtRun {
-        outcomes,
-        loop_secs,
-    })
+    let loop_secs = err
+        .lines()
+        .find_map(|l| l.strip_prefix("harness: ")?.split(" vectors in ").nth(1)?.strip_suffix(" s")?.parse().ok());
+    Ok(ExtRun { outcomes, loop_secs })
 }
 
 /// Run cases through the Icarus testbench in `+mode=dump`, in chunks.
@@ -493,11 +370,8 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
     for chunk in cases.chunks(MAX_VECTORS) {
         let vectors = TempFile::new("cases.hex")?;
         let results = TempFile::new("results.txt")?;
-        generate::write_atomic(
-            &vectors.0,
-            generate::vector_file(chunk, "eval cases").as_bytes(),
-        )
-        .map_err(EngineError)?;
+        generate::write_atomic(&vectors.0, generate::vector_file(chunk, "eval cases").as_bytes())
+            .map_err(EngineError)?;
         let out = run_command(build)
             .arg(format!("+vectors={}", vectors.0.display()))
             .arg(format!("+count={}", chunk.len()))
@@ -516,21 +390,13 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
             )));
         }
         for (c, line) in chunk.iter().zip(lines) {
-            let (r, m) = line.split_once(' ').ok_or_else(|| {
-                EngineError(format!("icarus result line '{line}' is not 'result mask'"))
-            })?;
-            let result = u32::from_str_radix(r, 16)
-                .map_err(|_| EngineError(format!("icarus result '{r}' is not hex")))?;
-            let mask = u64::from_str_radix(m, 16)
-                .map_err(|_| EngineError(format!("icarus mask '{m}' is not hex")))?;
-            outcomes.push(to_outcome(
-                c,
-                Observed {
-                    valid: true,
-                    result,
-                    mask,
-                },
-            ));
+            let (r, m) = line
+                .split_once(' ')
+                .ok_or_else(|| EngineError(format!("icarus result line '{line}' is not 'result mask'")))?;
+            let result =
+                u32::from_str_radix(r, 16).map_err(|_| EngineError(format!("icarus result '{r}' is not hex")))?;
+            let mask = u64::from_str_radix(m, 16).map_err(|_| EngineError(format!("icarus mask '{m}' is not hex")))?;
+            outcomes.push(to_outcome(c, Observed { valid: true, result, mask }));
         }
     }
     Ok(outcomes)
@@ -539,14 +405,10 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
 /// Re-run one case under Icarus with a VCD dump; returns the VCD's path.
 pub fn trace_case(case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
     let build = build(Simulator::Icarus)?;
-    std::fs::create_dir_all(dir)
-        .map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
     let vectors = dir.join(format!("{}.hex", case.op.name()));
-    generate::write_atomic(
-        &vectors,
-        generate::vector_file(std::slice::from_ref(case), "failing case").as_bytes(),
-    )
-    .map_err(EngineError)?;
+    generate::write_atomic(&vectors, generate::vector_file(std::slice::from_ref(case), "failing case").as_bytes())
+        .map_err(EngineError)?;
     run_tb(&build, &vectors, 1, true, dir)?;
     let vcd = dir.join(format!("rtl-{}.vcd", case.op.name()));
     std::fs::rename(dir.join("crosslane_reduce_tb.vcd"), &vcd)

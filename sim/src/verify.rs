@@ -42,25 +42,21 @@ impl Report {
     }
 
     pub fn render(&self) -> String {
-        let mut s = format!(
-            "{:<10} {:<8} {:>10} {:>11} {:>10}\n",
-            "engine", "family", "cases", "mismatches", "time"
-        );
+        let mut s = format!("{:<10} {:<8} {:>10} {:>11} {:>10}\n", "engine", "family", "cases", "mismatches", "time");
         let mut engine = None;
         let (mut cases, mut bad, mut time) = (0usize, 0usize, Duration::ZERO);
-        let flush =
-            |s: &mut String, e: Option<EngineKind>, cases: usize, bad: usize, time: Duration| {
-                if let Some(e) = e {
-                    s.push_str(&format!(
-                        "{:<10} {:<8} {:>10} {:>11} {:>9.3}s\n",
-                        e.name(),
-                        "ALL",
-                        cases,
-                        bad,
-                        time.as_secs_f64()
-                    ));
-                }
-            };
+        let flush = |s: &mut String, e: Option<EngineKind>, cases: usize, bad: usize, time: Duration| {
+            if let Some(e) = e {
+                s.push_str(&format!(
+                    "{:<10} {:<8} {:>10} {:>11} {:>9.3}s\n",
+                    e.name(),
+                    "ALL",
+                    cases,
+                    bad,
+                    time.as_secs_f64()
+                ));
+            }
+        };
         for r in &self.rows {
             if engine != Some(r.engine) {
                 flush(&mut s, engine, cases, bad, time);
@@ -126,40 +122,20 @@ pub fn verify_golden(cases: &[Case], report: &mut Report, progress: &dyn Fn(u64)
         for o in observed.iter().filter(|o| o.case.op.family == family) {
             n += 1;
             let got = o.case.eval();
-            let want = Outcome {
-                value: o.value,
-                mask: o.mask,
-            };
+            let want = Outcome { value: o.value, mask: o.mask };
             if got != want {
                 bad += 1;
                 push_mismatch(report, EngineKind::Golden, o.case, want, got);
             }
         }
         progress(group.len() as u64);
-        report.rows.push(Row {
-            engine: EngineKind::Golden,
-            family,
-            cases: n,
-            mismatches: bad,
-            time: start.elapsed(),
-        });
+        report.rows.push(Row { engine: EngineKind::Golden, family, cases: n, mismatches: bad, time: start.elapsed() });
     }
 }
 
 fn push_mismatch(report: &mut Report, engine: EngineKind, case: Case, want: Outcome, got: Outcome) {
-    if report
-        .mismatches
-        .iter()
-        .filter(|m| m.engine == engine)
-        .count()
-        < 20
-    {
-        report.mismatches.push(Mismatch {
-            engine,
-            case,
-            want,
-            got,
-        });
+    if report.mismatches.iter().filter(|m| m.engine == engine).count() < 20 {
+        report.mismatches.push(Mismatch { engine, case, want, got });
     }
 }
 
@@ -192,13 +168,7 @@ pub fn verify_engine(
             }
         }
         progress(group.len() as u64);
-        report.rows.push(Row {
-            engine: kind,
-            family,
-            cases: group.len(),
-            mismatches: bad,
-            time,
-        });
+        report.rows.push(Row { engine: kind, family, cases: group.len(), mismatches: bad, time });
     }
     Ok(())
 }

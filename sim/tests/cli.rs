@@ -16,12 +16,7 @@ fn run(args: &[&str], input: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn crosslane");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -32,8 +27,8 @@ fn run(args: &[&str], input: &str) -> (i32, String, String) {
 
 #[test]
 fn eval_reproduces_the_spec_examples() {
-    let cases = std::fs::read_to_string(shared().join("eval-cases.jsonl"))
-        .expect("shared/spec/examples beside the repo");
+    let cases =
+        std::fs::read_to_string(shared().join("eval-cases.jsonl")).expect("shared/spec/examples beside the repo");
     let expected = std::fs::read_to_string(shared().join("eval-expected.jsonl")).unwrap();
     let (code, out, err) = run(&["eval"], &cases);
     assert_eq!(code, 0, "stderr: {err}");
@@ -99,7 +94,9 @@ fn eval_on_a_simulator_that_is_missing_exits_non_zero_with_one_message() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(
             err.trim(),
-            format!("crosslane eval: engine '{engine}' could not start: '{tool}' is not installed (apt-get install {tool})")
+            format!(
+                "crosslane eval: engine '{engine}' could not start: '{tool}' is not installed (apt-get install {tool})"
+            )
         );
     }
 }
@@ -121,12 +118,7 @@ fn eval_rejects_input_that_is_not_utf8() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&[0xff, 0xfe, b'\n'])
-        .unwrap();
+    child.stdin.take().unwrap().write_all(&[0xff, 0xfe, b'\n']).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_ne!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -135,17 +127,7 @@ fn eval_rejects_input_that_is_not_utf8() {
 
 #[test]
 fn verify_passes_and_prints_the_table() {
-    let args = [
-        "verify",
-        "--per-op",
-        "50",
-        "--hdl-per-op",
-        "3",
-        "--verilator-per-op",
-        "20",
-        "--icarus-per-op",
-        "2",
-    ];
+    let args = ["verify", "--per-op", "50", "--hdl-per-op", "3", "--verilator-per-op", "20", "--icarus-per-op", "2"];
     let (code, out, err) = run(&args, "");
     assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
     assert!(out.contains("golden     rbmax"), "{out}");
@@ -153,21 +135,12 @@ fn verify_passes_and_prints_the_table() {
     // The simulators are rows too, or a loud skip line outside CI.
     for engine in ["verilator", "icarus"] {
         assert!(
-            out.contains(&format!("{engine:<10} rbmax"))
-                || out.contains(&format!("{engine:<10} skipped")),
+            out.contains(&format!("{engine:<10} rbmax")) || out.contains(&format!("{engine:<10} skipped")),
             "{out}"
         );
     }
     let last = out.lines().last().unwrap();
-    assert!(
-        last.starts_with("verify: ") && last.contains(" 0 mismatches"),
-        "{last}"
-    );
-    let checked: usize = last["verify: ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    assert!(last.starts_with("verify: ") && last.contains(" 0 mismatches"), "{last}");
+    let checked: usize = last["verify: ".len()..].split(' ').next().unwrap().parse().unwrap();
     assert!(checked >= 94 * 50, "{last}");
 }

@@ -10,21 +10,9 @@ fn root() -> PathBuf {
 #[test]
 fn generated_files_match_the_generator() {
     let stale = generate::check(&root()).unwrap();
-    assert!(
-        stale.is_empty(),
-        "stale generated files {stale:?}; rerun: {}",
-        generate::COMMAND
-    );
+    assert!(stale.is_empty(), "stale generated files {stale:?}; rerun: {}", generate::COMMAND);
     // And the generator is deterministic within a run too.
-    let a: Vec<String> = generate::files()
-        .unwrap()
-        .into_iter()
-        .map(|f| f.contents)
-        .collect();
-    let b: Vec<String> = generate::files()
-        .unwrap()
-        .into_iter()
-        .map(|f| f.contents)
-        .collect();
+    let a: Vec<String> = generate::files().unwrap().into_iter().map(|f| f.contents).collect();
+    let b: Vec<String> = generate::files().unwrap().into_iter().map(|f| f.contents).collect();
     assert_eq!(a, b);
 }

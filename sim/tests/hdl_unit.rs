@@ -25,15 +25,8 @@ fn check(cases: &[Case]) {
     for (c, g) in cases.iter().zip(&got) {
         let want = c.eval();
         if *g != want {
-            let vcd = trace_case(c, &vcd_dir())
-                .map(|p| p.display().to_string())
-                .unwrap_or_else(|e| e.0);
-            panic!(
-                "{} vec {} vbool {:016x}: golden {want:?}, hdl {g:?}; VCD: {vcd}",
-                c.op.name(),
-                c.vec,
-                c.vbool
-            );
+            let vcd = trace_case(c, &vcd_dir()).map(|p| p.display().to_string()).unwrap_or_else(|e| e.0);
+            panic!("{} vec {} vbool {:016x}: golden {want:?}, hdl {g:?}; VCD: {vcd}", c.op.name(), c.vec, c.vbool);
         }
     }
 }
@@ -109,24 +102,11 @@ fn cycle_accuracy_with_gaps_and_reset() {
         });
         match expect {
             Some(c) => {
-                assert!(
-                    o.valid,
-                    "clock {t}: out_valid_o low, expected {}",
-                    c.op.name()
-                );
-                assert_eq!(
-                    to_outcome(&c, *o),
-                    c.eval(),
-                    "clock {t}: {} vec {}",
-                    c.op.name(),
-                    c.vec
-                );
+                assert!(o.valid, "clock {t}: out_valid_o low, expected {}", c.op.name());
+                assert_eq!(to_outcome(&c, *o), c.eval(), "clock {t}: {} vec {}", c.op.name(), c.vec);
                 checked += 1;
             }
-            None => assert!(
-                !o.valid,
-                "clock {t}: out_valid_o high with no input LATENCY clocks before"
-            ),
+            None => assert!(!o.valid, "clock {t}: out_valid_o high with no input LATENCY clocks before"),
         }
     }
     assert!(checked > 300, "only {checked} results checked");

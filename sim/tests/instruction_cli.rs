@@ -19,12 +19,7 @@ fn run(args: &[&str], input: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),
@@ -41,27 +36,16 @@ fn exec_matches_the_worked_examples() {
     let expected = std::fs::read_to_string(examples().join("exec-expected.jsonl")).unwrap();
     let (code, out, err) = run(&["exec"], &cases);
     assert_eq!(code, 0, "{err}");
-    let got: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let want: Vec<serde_json::Value> = expected
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let got: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let want: Vec<serde_json::Value> = expected.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(got.len(), want.len());
     for (g, w) in got.iter().zip(&want) {
         assert_eq!(g["id"], w["id"]);
         match w.get("error").and_then(|e| e.as_str()) {
             Some(e) => {
                 let prefix = e.trim_end_matches('…');
-                let msg = g["error"]
-                    .as_str()
-                    .unwrap_or_else(|| panic!("want an error, got {g}"));
-                assert!(
-                    msg.starts_with(prefix),
-                    "{msg} does not start with {prefix}"
-                );
+                let msg = g["error"].as_str().unwrap_or_else(|| panic!("want an error, got {g}"));
+                assert!(msg.starts_with(prefix), "{msg} does not start with {prefix}");
             }
             None => assert_eq!(g["read"], w["read"], "case {}", w["id"]),
         }
@@ -76,24 +60,14 @@ fn decode_prints_fields_and_the_failing_rule() {
     let hex = first["inst"].as_str().unwrap();
     let (code, out, _) = run(&["decode", hex], "");
     assert_eq!(code, 0, "{out}");
-    assert!(
-        out.contains("opcode: 0x7c CROSS_LANE_REDUCE_ARITH"),
-        "{out}"
-    );
+    assert!(out.contains("opcode: 0x7c CROSS_LANE_REDUCE_ARITH"), "{out}");
     assert!(out.contains("src.step_elem: [-1, 8, 16, 16]"), "{out}");
     assert!(out.contains("out_dtype: 0x0b FP32R"), "{out}");
     assert!(out.trim_end().ends_with("valid"), "{out}");
     let bad: serde_json::Value = serde_json::from_str(cases.lines().next().unwrap()).unwrap();
     let (code, out, _) = run(&["decode", bad["inst"].as_str().unwrap()], "");
     assert_eq!(code, 1);
-    assert!(
-        out.trim_end()
-            .lines()
-            .last()
-            .unwrap()
-            .starts_with("rejected: out_dtype: "),
-        "{out}"
-    );
+    assert!(out.trim_end().lines().last().unwrap().starts_with("rejected: out_dtype: "), "{out}");
     let (code, _, err) = run(&["decode", "12"], "");
     assert_eq!(code, 2);
     assert!(err.contains("expected 128 hex digits, found 2"), "{err}");
@@ -122,45 +96,27 @@ fn encode_then_exec_runs_the_instruction() {
     assert_eq!(out.trim(), r#"{"id": "x", "read": ["10000000"]}"#);
     let (code, _, err) = run(&["encode"], "{\"in_dtype\": \"FP33\"}");
     assert_eq!(code, 2);
-    assert!(
-        err.contains("'in_dtype' 'FP33' is not a known name"),
-        "{err}"
-    );
+    assert!(err.contains("'in_dtype' 'FP33' is not a known name"), "{err}");
 }
 
 #[test]
 fn exec_errors_name_the_line_and_the_run_goes_on() {
-    let input = "nope\n{\"id\": 2, \"inst\": \"00\"}\n\n{\"id\": 4, \"inst\": \"".to_string()
-        + &"0".repeat(128)
-        + "\"}\n";
+    let input =
+        "nope\n{\"id\": 2, \"inst\": \"00\"}\n\n{\"id\": 4, \"inst\": \"".to_string() + &"0".repeat(128) + "\"}\n";
     let (code, out, _) = run(&["exec"], &input);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4);
-    assert!(
-        lines[0].starts_with(r#"{"error": "input: line 1: not JSON"#),
-        "{}",
-        lines[0]
-    );
-    assert!(
-        lines[1].contains("input: line 2: field 'inst': expected 128 hex digits"),
-        "{}",
-        lines[1]
-    );
+    assert!(lines[0].starts_with(r#"{"error": "input: line 1: not JSON"#), "{}", lines[0]);
+    assert!(lines[1].contains("input: line 2: field 'inst': expected 128 hex digits"), "{}", lines[1]);
     assert_eq!(lines[2], r#"{"error": "input: line 3: empty line"}"#);
-    assert!(
-        lines[3].starts_with(r#"{"id": 4, "error": "opcode: "#),
-        "{}",
-        lines[3]
-    );
+    assert!(lines[3].starts_with(r#"{"id": 4, "error": "opcode: "#), "{}", lines[3]);
 }
 
 #[test]
 fn out_of_range_writes_and_reads_are_errors_and_write_nothing() {
     // A valid instruction (defaults: one fp32 at partition 0, offset 0).
-    let inst = crosslane_sim::exec_protocol::encode_json("{}")
-        .unwrap()
-        .to_hex();
+    let inst = crosslane_sim::exec_protocol::encode_json("{}").unwrap().to_hex();
     let line = format!(
         "{{\"inst\": \"{inst}\", \"sbuf\": {{\"partition_bytes\": 16, \"writes\": [{{\"partition\": 127, \"offset\": 15, \"hex\": \"0000\"}}]}}}}"
     );
@@ -171,13 +127,9 @@ fn out_of_range_writes_and_reads_are_errors_and_write_nothing() {
     );
     let line = format!("{{\"inst\": \"{inst}\", \"sbuf\": {{\"partition_bytes\": 16}}, \"read\": [{{\"partition\": 0, \"offset\": 10, \"len\": 7}}]}}");
     let out = answer_line(&line, 2);
-    assert!(
-        out.contains("input: line 2: read[0]: partition 0 bytes 10..+7 are outside the SBUF"),
-        "{out}"
-    );
+    assert!(out.contains("input: line 2: read[0]: partition 0 bytes 10..+7 are outside the SBUF"), "{out}");
     let big = format!("{{\"inst\": \"{inst}\", \"sbuf\": {{\"partition_bytes\": 4194304}}}}");
-    assert!(answer_line(&big, 3)
-        .contains("input: line 3: sbuf.partition_bytes 4194304 is not in 1..=2097152"));
+    assert!(answer_line(&big, 3).contains("input: line 3: sbuf.partition_bytes 4194304 is not in 1..=2097152"));
 }
 
 proptest! {

@@ -28,8 +28,8 @@ fn have(sim: Simulator) -> bool {
     match simulators::available(sim) {
         Ok(()) => true,
         Err(e) => {
-            let required = std::env::var_os("CI").is_some()
-                || std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_some();
+            let required =
+                std::env::var_os("CI").is_some() || std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_some();
             assert!(!required, "{e}; CI requires the simulators");
             eprintln!("SKIPPED: {e}");
             false
@@ -53,12 +53,8 @@ fn verilator_lint_wall_is_clean() {
         .arg(generated().join("rtl/crosslane_reduce.v"))
         .output()
         .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && text.trim().is_empty(),
-        "verilator -Wall:\n{text}"
-    );
+    let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.trim().is_empty(), "verilator -Wall:\n{text}");
 }
 
 fn testbench_passes_on_checked_in_vectors(sim: Simulator) {
@@ -68,22 +64,10 @@ fn testbench_passes_on_checked_in_vectors(sim: Simulator) {
     let build = simulators::build(sim).unwrap();
     let n = vector_count();
     assert!(n > 94 * generate::TB_PER_OP);
-    let run = simulators::run_tb(
-        &build,
-        &generated().join("tb/vectors.hex"),
-        n,
-        false,
-        &work(sim.name()),
-    )
-    .unwrap();
+    let run = simulators::run_tb(&build, &generated().join("tb/vectors.hex"), n, false, &work(sim.name())).unwrap();
     // Both phases (back to back, then with valid gaps) check every vector.
     assert!(run.ok(), "{} testbench failed:\n{}", sim.name(), run.stdout);
-    assert_eq!(
-        (run.passed, run.failed),
-        (2 * n as u64, 0),
-        "{}",
-        run.stdout
-    );
+    assert_eq!((run.passed, run.failed), (2 * n as u64, 0), "{}", run.stdout);
 }
 
 #[test]
@@ -121,17 +105,9 @@ fn testbench_fails_when_it_should(sim: Simulator) {
     assert!(run.stdout.contains("ERROR vector 1"), "{}", run.stdout);
     // The failing vector was re-run under Icarus and its VCD kept.
     let vcd = run.vcd.expect("a VCD of the failing run");
-    assert!(
-        std::fs::metadata(&vcd).unwrap().len() > 1000,
-        "{}",
-        vcd.display()
-    );
+    assert!(std::fs::metadata(&vcd).unwrap().len() > 1000, "{}", vcd.display());
     let empty = simulators::run_tb(&build, &path, 0, false, &dir).unwrap();
-    assert!(
-        !empty.ok() && !empty.exit_ok,
-        "zero vectors must fail:\n{}",
-        empty.stdout
-    );
+    assert!(!empty.ok() && !empty.exit_ok, "zero vectors must fail:\n{}", empty.stdout);
     assert_eq!((empty.passed, empty.failed), (0, 0));
 }
 
@@ -157,15 +133,7 @@ fn engine_matches_golden(sim: Simulator, per_op: usize) {
     let got = engine.run(&cases).unwrap();
     assert_eq!(got.len(), cases.len());
     for (c, g) in cases.iter().zip(got) {
-        assert_eq!(
-            g,
-            c.eval(),
-            "{}: {} vec {} vbool {:016x}",
-            sim.name(),
-            c.op.name(),
-            c.vec,
-            c.vbool
-        );
+        assert_eq!(g, c.eval(), "{}: {} vec {} vbool {:016x}", sim.name(), c.op.name(), c.vec, c.vbool);
     }
 }
 
@@ -187,9 +155,5 @@ fn a_failing_case_leaves_a_vcd() {
     let case = random_cases(Op::from_name("rbmax_2nx8_t").unwrap(), 3, 1)[0];
     let vcd = simulators::trace_case(&case, &work("vcd")).unwrap();
     let text = std::fs::read_to_string(&vcd).unwrap();
-    assert!(
-        text.contains("$enddefinitions") && text.contains("out_valid_o"),
-        "{}",
-        vcd.display()
-    );
+    assert!(text.contains("$enddefinitions") && text.contains("out_valid_o"), "{}", vcd.display());
 }

@@ -91,9 +91,7 @@ impl Dtype {
     }
 
     pub fn from_name(name: &str) -> Option<Dtype> {
-        Dtype::ALL
-            .into_iter()
-            .find(|d| d.name().eq_ignore_ascii_case(name))
+        Dtype::ALL.into_iter().find(|d| d.name().eq_ignore_ascii_case(name))
     }
 
     /// Bytes of one element (0 for INVALID).
@@ -192,42 +190,12 @@ pub struct MiniFloat {
 }
 
 impl MiniFloat {
-    pub const F32: MiniFloat = MiniFloat {
-        exp_bits: 8,
-        man_bits: 23,
-        bias: 127,
-        has_inf: true,
-    };
-    pub const BF16: MiniFloat = MiniFloat {
-        exp_bits: 8,
-        man_bits: 7,
-        bias: 127,
-        has_inf: true,
-    };
-    pub const F16: MiniFloat = MiniFloat {
-        exp_bits: 5,
-        man_bits: 10,
-        bias: 15,
-        has_inf: true,
-    };
-    pub const E5M2: MiniFloat = MiniFloat {
-        exp_bits: 5,
-        man_bits: 2,
-        bias: 15,
-        has_inf: true,
-    };
-    pub const E4M3: MiniFloat = MiniFloat {
-        exp_bits: 4,
-        man_bits: 3,
-        bias: 7,
-        has_inf: false,
-    };
-    pub const E3M4: MiniFloat = MiniFloat {
-        exp_bits: 3,
-        man_bits: 4,
-        bias: 3,
-        has_inf: false,
-    };
+    pub const F32: MiniFloat = MiniFloat { exp_bits: 8, man_bits: 23, bias: 127, has_inf: true };
+    pub const BF16: MiniFloat = MiniFloat { exp_bits: 8, man_bits: 7, bias: 127, has_inf: true };
+    pub const F16: MiniFloat = MiniFloat { exp_bits: 5, man_bits: 10, bias: 15, has_inf: true };
+    pub const E5M2: MiniFloat = MiniFloat { exp_bits: 5, man_bits: 2, bias: 15, has_inf: true };
+    pub const E4M3: MiniFloat = MiniFloat { exp_bits: 4, man_bits: 3, bias: 7, has_inf: false };
+    pub const E3M4: MiniFloat = MiniFloat { exp_bits: 3, man_bits: 4, bias: 3, has_inf: false };
 
     pub fn bits(self) -> u32 {
         1 + self.exp_bits + self.man_bits
@@ -292,10 +260,7 @@ impl MiniFloat {
         let (m, e) = if exp == 0 {
             (man, 1 - self.bias - self.man_bits as i32)
         } else {
-            (
-                man | (1 << self.man_bits),
-                exp as i32 - self.bias - self.man_bits as i32,
-            )
+            (man | (1 << self.man_bits), exp as i32 - self.bias - self.man_bits as i32)
         };
         sign * (m as f32) * pow2(e)
     }
@@ -305,33 +270,21 @@ impl MiniFloat {
         if self == MiniFloat::F32 {
             return x.to_bits();
         }
-        let sign = if x.is_sign_negative() {
-            self.sign_bit()
-        } else {
-            0
-        };
+        let sign = if x.is_sign_negative() { self.sign_bit() } else { 0 };
         if x.is_nan() {
             return sign | self.qnan();
         }
         let a = x.abs();
         if a.is_infinite() {
-            return sign
-                | if self.has_inf {
-                    self.exp_max() << self.man_bits
-                } else {
-                    self.max_finite()
-                };
+            return sign | if self.has_inf { self.exp_max() << self.man_bits } else { self.max_finite() };
         }
         if a == 0.0 {
             return sign;
         }
         // Work on the binary32 fields: a = m × 2^e with m < 2^24.
         let b = a.to_bits();
-        let (m, e) = if b >> 23 == 0 {
-            (b & 0x7f_ffff, -149)
-        } else {
-            ((b & 0x7f_ffff) | 0x80_0000, (b >> 23) as i32 - 150)
-        };
+        let (m, e) =
+            if b >> 23 == 0 { (b & 0x7f_ffff, -149) } else { ((b & 0x7f_ffff) | 0x80_0000, (b >> 23) as i32 - 150) };
         // The target's quantum at this magnitude: 2^q, q = max(E - man_bits, emin - man_bits).
         let top = 31 - m.leading_zeros() as i32 + e; // floor(log2(a))
         let emin = 1 - self.bias;
@@ -367,12 +320,7 @@ impl MiniFloat {
         };
         let code = (exp_field << self.man_bits) as u32 | man as u32;
         if code > self.max_finite() {
-            return sign
-                | if self.has_inf {
-                    self.exp_max() << self.man_bits
-                } else {
-                    self.max_finite()
-                };
+            return sign | if self.has_inf { self.exp_max() << self.man_bits } else { self.max_finite() };
         }
         sign | code
     }
@@ -391,13 +339,8 @@ fn pow2(e: i32) -> f32 {
 mod tests {
     use super::*;
 
-    const FORMATS: [MiniFloat; 5] = [
-        MiniFloat::BF16,
-        MiniFloat::F16,
-        MiniFloat::E5M2,
-        MiniFloat::E4M3,
-        MiniFloat::E3M4,
-    ];
+    const FORMATS: [MiniFloat; 5] =
+        [MiniFloat::BF16, MiniFloat::F16, MiniFloat::E5M2, MiniFloat::E4M3, MiniFloat::E3M4];
 
     #[test]
     fn every_code_round_trips_through_f32() {

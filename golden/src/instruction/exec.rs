@@ -52,32 +52,14 @@ impl std::fmt::Display for OutOfRange {
 impl Sbuf {
     /// A zeroed SBUF.
     pub fn new(partition_bytes: usize) -> Sbuf {
-        Sbuf {
-            partition_bytes,
-            data: vec![0; PARTITIONS * partition_bytes],
-        }
+        Sbuf { partition_bytes, data: vec![0; PARTITIONS * partition_bytes] }
     }
 
-    fn range(
-        &self,
-        partition: usize,
-        offset: usize,
-        len: usize,
-    ) -> Result<std::ops::Range<usize>, OutOfRange> {
-        let end = offset
-            .checked_add(len)
-            .filter(|&e| e <= self.partition_bytes && partition < PARTITIONS);
+    fn range(&self, partition: usize, offset: usize, len: usize) -> Result<std::ops::Range<usize>, OutOfRange> {
+        let end = offset.checked_add(len).filter(|&e| e <= self.partition_bytes && partition < PARTITIONS);
         match end {
-            Some(end) => {
-                Ok(partition * self.partition_bytes + offset
-                    ..partition * self.partition_bytes + end)
-            }
-            None => Err(OutOfRange {
-                partition,
-                offset,
-                len,
-                partition_bytes: self.partition_bytes,
-            }),
+            Some(end) => Ok(partition * self.partition_bytes + offset..partition * self.partition_bytes + end),
+            None => Err(OutOfRange { partition, offset, len, partition_bytes: self.partition_bytes }),
         }
     }
 
@@ -86,12 +68,7 @@ impl Sbuf {
         Ok(&self.data[r])
     }
 
-    pub fn write(
-        &mut self,
-        partition: usize,
-        offset: usize,
-        bytes: &[u8],
-    ) -> Result<(), OutOfRange> {
+    pub fn write(&mut self, partition: usize, offset: usize, bytes: &[u8]) -> Result<(), OutOfRange> {
         let r = self.range(partition, offset, bytes.len())?;
         self.data[r].copy_from_slice(bytes);
         Ok(())
@@ -158,12 +135,7 @@ pub fn maximum_number(values: &[f32]) -> f32 {
             Some((b >> 31 == 0, if b >> 31 == 1 { !b } else { b }))
         }
     };
-    values
-        .iter()
-        .copied()
-        .filter(|x| !x.is_nan())
-        .max_by_key(|&x| key(x))
-        .unwrap_or(f32::from_bits(0x7fc0_0000))
+    values.iter().copied().filter(|x| !x.is_nan()).max_by_key(|&x| key(x)).unwrap_or(f32::from_bits(0x7fc0_0000))
 }
 
 /// Elements of one partition, as raw bits, in walk order.
@@ -171,10 +143,7 @@ fn gather_bits(sbuf: &Sbuf, inst: &Instruction, p: usize, out: &mut Vec<u64>) {
     let size = inst.in_dtype.size();
     let part = sbuf.partition(p);
     let src = &inst.raw.src;
-    out.extend(
-        src.offsets(size)
-            .map(|o| inst.in_dtype.load_bits(&part[o..o + size])),
-    );
+    out.extend(src.offsets(size).map(|o| inst.in_dtype.load_bits(&part[o..o + size])));
 }
 
 /// Elements of one partition as binary32 (× scale for AVERAGE), in walk order.
@@ -254,10 +223,7 @@ impl std::fmt::Display for SbufMismatch {
 /// every value is known.
 pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(), SbufMismatch> {
     if inst.partition_bytes != sbuf.partition_bytes {
-        return Err(SbufMismatch {
-            validated: inst.partition_bytes,
-            sbuf: sbuf.partition_bytes,
-        });
+        return Err(SbufMismatch { validated: inst.partition_bytes, sbuf: sbuf.partition_bytes });
     }
     let p0 = inst.raw.src.partition();
     let partitions = p0..p0 + inst.channels;
@@ -304,9 +270,7 @@ pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(
                 })
                 .collect();
             let n = per.first().map_or(0, Vec::len);
-            (0..n)
-                .map(|k| fold_bits(inst.reduce_op, per.iter().map(|v| v[k])))
-                .collect()
+            (0..n).map(|k| fold_bits(inst.reduce_op, per.iter().map(|v| v[k]))).collect()
         }
     };
     let dst = inst.raw.dst;
@@ -328,10 +292,7 @@ mod tests {
         let v = [1e8f32, 1.0, -1e8, 1.0, 0.5];
         assert_eq!(beat_tree(&v), ((1e8f32 + 1.0) + (-1e8 + 1.0)) + 0.5);
         assert_eq!(sum(&[-0.0], SumOrder::Tree).to_bits(), (-0.0f32).to_bits());
-        assert_eq!(
-            sum(&[-0.0, -0.0], SumOrder::Tree).to_bits(),
-            (-0.0f32).to_bits()
-        );
+        assert_eq!(sum(&[-0.0, -0.0], SumOrder::Tree).to_bits(), (-0.0f32).to_bits());
         // 2^24 + 1 rounds back to 2^24; 2^24 + 2 is exact.
         let seq = [16_777_216f32, 1.0, 1.0, 1.0];
         assert_eq!(sum(&seq, SumOrder::Sequential), 16_777_216.0);

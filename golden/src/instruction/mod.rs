@@ -176,9 +176,7 @@ impl Tensor4d {
         (0..n3).flat_map(move |i3| {
             (0..n2).flat_map(move |i2| {
                 (0..n1).flat_map(move |i1| {
-                    (0..n0).map(move |i0| {
-                        (base + (i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3) * size) as usize
-                    })
+                    (0..n0).map(move |i0| (base + (i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3) * size) as usize)
                 })
             })
         })
@@ -261,23 +259,14 @@ impl RawInstruction {
 
     /// Parse 128 hex digits (the bytes in memory order, optional `0x`).
     pub fn from_hex(text: &str) -> Result<RawInstruction, crate::HexError> {
-        let body = text
-            .strip_prefix("0x")
-            .or_else(|| text.strip_prefix("0X"))
-            .unwrap_or(text);
+        let body = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")).unwrap_or(text);
         let found = body.chars().count();
         if found != 128 {
-            return Err(crate::HexError::Length {
-                expected: 128,
-                found,
-            });
+            return Err(crate::HexError::Length { expected: 128, found });
         }
         let mut b = [0u8; 64];
         for (i, c) in body.chars().enumerate() {
-            let d = c.to_digit(16).ok_or(crate::HexError::Digit {
-                position: i,
-                found: c,
-            })? as u8;
+            let d = c.to_digit(16).ok_or(crate::HexError::Digit { position: i, found: c })? as u8;
             b[i / 2] |= if i % 2 == 0 { d << 4 } else { d };
         }
         Ok(RawInstruction::decode(&b))
@@ -292,11 +281,7 @@ impl RawInstruction {
         use Reject::*;
         let opcode = Opcode::from_code(self.opcode).ok_or(BadOpcode(self.opcode))?;
         if self.reserved0 != [0; 3] || self.in_dtype >> 4 != 0 || self.out_dtype >> 4 != 0 {
-            return Err(Reserved {
-                reserved0: self.reserved0,
-                in_dtype: self.in_dtype,
-                out_dtype: self.out_dtype,
-            });
+            return Err(Reserved { reserved0: self.reserved0, in_dtype: self.in_dtype, out_dtype: self.out_dtype });
         }
         let in_dtype = match Dtype::from_code(self.in_dtype) {
             Some(d) if d != Dtype::Invalid && d != Dtype::Fp32r => d,
@@ -306,18 +291,11 @@ impl RawInstruction {
             Some(d) if d != Dtype::Invalid => d,
             _ => return Err(OutDtype(self.out_dtype)),
         };
-        let reduce_op = ReduceOp::from_code(self.reduce_op).ok_or(BadReduceOp {
-            code: self.reduce_op,
-            opcode,
-        })?;
+        let reduce_op = ReduceOp::from_code(self.reduce_op).ok_or(BadReduceOp { code: self.reduce_op, opcode })?;
         if reduce_op.opcode() != opcode {
-            return Err(BadReduceOp {
-                code: self.reduce_op,
-                opcode,
-            });
+            return Err(BadReduceOp { code: self.reduce_op, opcode });
         }
-        let reduce_axis =
-            ReduceAxis::from_code(self.reduce_axis).ok_or(BadReduceAxis(self.reduce_axis))?;
+        let reduce_axis = ReduceAxis::from_code(self.reduce_axis).ok_or(BadReduceAxis(self.reduce_axis))?;
         let start = self.src.partition();
         let channels = self.num_active_channels as usize;
         if channels == 0 || start + channels > PARTITIONS {
@@ -325,16 +303,10 @@ impl RawInstruction {
         }
         for (which, t) in [(Side::Src, &self.src), (Side::Dst, &self.dst)] {
             if t.mode() != 0 || t.bit28() {
-                return Err(Addr {
-                    side: which,
-                    start_addr: t.start_addr,
-                });
+                return Err(Addr { side: which, start_addr: t.start_addr });
             }
         }
-        for (which, t, dtype) in [
-            (Side::Src, &self.src, in_dtype),
-            (Side::Dst, &self.dst, out_dtype),
-        ] {
+        for (which, t, dtype) in [(Side::Src, &self.src, in_dtype), (Side::Dst, &self.dst, out_dtype)] {
             check_tensor(which, t, dtype, partition_bytes)?;
         }
         let (src_n, dst_n) = (self.src.elements(), self.dst.elements());
@@ -343,21 +315,12 @@ impl RawInstruction {
             ReduceAxis::Partitions => dst_n == src_n,
         };
         if !dst_ok {
-            return Err(DstElements {
-                axis: reduce_axis,
-                src: src_n,
-                dst: dst_n,
-            });
+            return Err(DstElements { axis: reduce_axis, src: src_n, dst: dst_n });
         }
         if opcode == Opcode::CrossLaneReduceBitvec
-            && !(in_dtype.is_integer()
-                && in_dtype.size() <= 4
-                && out_dtype.size() == in_dtype.size())
+            && !(in_dtype.is_integer() && in_dtype.size() <= 4 && out_dtype.size() == in_dtype.size())
         {
-            return Err(BitvecDtype {
-                in_dtype,
-                out_dtype,
-            });
+            return Err(BitvecDtype { in_dtype, out_dtype });
         }
         Ok(Instruction {
             raw: *self,
@@ -373,28 +336,15 @@ impl RawInstruction {
     }
 }
 
-fn check_tensor(
-    side: Side,
-    t: &Tensor4d,
-    dtype: Dtype,
-    partition_bytes: usize,
-) -> Result<(), Reject> {
+fn check_tensor(side: Side, t: &Tensor4d, dtype: Dtype, partition_bytes: usize) -> Result<(), Reject> {
     if let Some(d) = t.num_elem.iter().position(|&n| n == 0) {
-        return Err(Reject::Tensor {
-            side,
-            problem: format!("num_elem[{d}] is 0"),
-        });
+        return Err(Reject::Tensor { side, problem: format!("num_elem[{d}] is 0") });
     }
     let size = dtype.size();
     if !t.offset().is_multiple_of(size) {
         return Err(Reject::Tensor {
             side,
-            problem: format!(
-                "offset {} is not aligned to the {}-byte {}",
-                t.offset(),
-                size,
-                dtype.name()
-            ),
+            problem: format!("offset {} is not aligned to the {}-byte {}", t.offset(), size, dtype.name()),
         });
     }
     let (lo, hi) = t.span();
@@ -403,9 +353,7 @@ fn check_tensor(
     if first < 0 || last >= partition_bytes as i64 {
         return Err(Reject::Tensor {
             side,
-            problem: format!(
-                "touches bytes {first}..={last}, outside the partition of {partition_bytes} bytes"
-            ),
+            problem: format!("touches bytes {first}..={last}, outside the partition of {partition_bytes} bytes"),
         });
     }
     Ok(())
@@ -432,39 +380,16 @@ impl Side {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reject {
     BadOpcode(u8),
-    Reserved {
-        reserved0: [u8; 3],
-        in_dtype: u8,
-        out_dtype: u8,
-    },
+    Reserved { reserved0: [u8; 3], in_dtype: u8, out_dtype: u8 },
     InDtype(u8),
     OutDtype(u8),
-    BadReduceOp {
-        code: u8,
-        opcode: Opcode,
-    },
+    BadReduceOp { code: u8, opcode: Opcode },
     BadReduceAxis(u8),
-    ActiveChannels {
-        start: usize,
-        channels: usize,
-    },
-    Addr {
-        side: Side,
-        start_addr: u32,
-    },
-    Tensor {
-        side: Side,
-        problem: String,
-    },
-    DstElements {
-        axis: ReduceAxis,
-        src: u64,
-        dst: u64,
-    },
-    BitvecDtype {
-        in_dtype: Dtype,
-        out_dtype: Dtype,
-    },
+    ActiveChannels { start: usize, channels: usize },
+    Addr { side: Side, start_addr: u32 },
+    Tensor { side: Side, problem: String },
+    DstElements { axis: ReduceAxis, src: u64, dst: u64 },
+    BitvecDtype { in_dtype: Dtype, out_dtype: Dtype },
 }
 
 impl Reject {
