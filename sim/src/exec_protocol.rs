@@ -1,6 +1,7 @@
 //! `crosslane exec`, `decode` and `encode`: the JSON Lines protocol of
 //! instruction.md §5 and the field-level views of the 64-byte instruction.
 
+use crate::protocol::{json_str, with_id};
 use crosslane_golden::instruction::exec::{execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{
     Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES, PARTITIONS,
@@ -9,17 +10,6 @@ use serde_json::{Map, Value};
 
 /// The largest partition the byte-offset field (21 bits) can address.
 pub const MAX_PARTITION_BYTES: usize = 1 << 21;
-
-fn json_str(s: &str) -> String {
-    Value::String(s.to_string()).to_string()
-}
-
-fn with_id(id: &Option<Value>, rest: String) -> String {
-    match id {
-        Some(id) => format!("{{\"id\": {id}, {rest}}}"),
-        None => format!("{{{rest}}}"),
-    }
-}
 
 fn uint(obj: &Map<String, Value>, key: &str, what: &str) -> Result<usize, String> {
     match obj.get(key) {

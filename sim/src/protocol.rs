@@ -83,11 +83,14 @@ pub fn parse_line(line: &str, lineno: usize) -> Result<Request, LineError> {
     }
 }
 
-fn json_str(s: &str) -> String {
+/// A string as a JSON literal.
+pub fn json_str(s: &str) -> String {
     Value::String(s.to_string()).to_string()
 }
 
-fn with_id(id: &Option<Value>, rest: String) -> String {
+/// An output line: `{"id": …, rest}`, or `{rest}` without an id. Both line
+/// protocols write this shape (`"key": value` pairs, one space after `:`/`,`).
+pub fn with_id(id: &Option<Value>, rest: String) -> String {
     match id {
         Some(id) => format!("{{\"id\": {id}, {rest}}}"),
         None => format!("{{{rest}}}"),

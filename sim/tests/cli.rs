@@ -1,36 +1,15 @@
 //! The built `crosslane` binary on JSON Lines files with good and bad lines.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
-fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/examples")
-}
-
-fn run(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn crosslane");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{examples, run, run_with_env};
 
 #[test]
 fn eval_reproduces_the_spec_examples() {
     let cases =
-        std::fs::read_to_string(shared().join("eval-cases.jsonl")).expect("shared/spec/examples beside the repo");
-    let expected = std::fs::read_to_string(shared().join("eval-expected.jsonl")).unwrap();
-    let (code, out, err) = run(&["eval"], &cases);
+        std::fs::read_to_string(examples().join("eval-cases.jsonl")).expect("shared/spec/examples beside the repo");
+    let expected = std::fs::read_to_string(examples().join("eval-expected.jsonl")).unwrap();
+    let (code, out, err) = run(&["eval"], cases.as_bytes());
     assert_eq!(code, 0, "stderr: {err}");
     assert_eq!(out, expected);
     assert_eq!(expected.lines().count(), 32);
@@ -47,7 +26,7 @@ fn eval_answers_every_line_and_goes_on_after_bad_ones() {
          {{\"id\": 5, \"op\": \"rbminu_2nx8_t\", \"vec\": \"0x{vec}\", \"pred\": \"0000000000000003\"}}\n\
          {{\"op\": \"randb2n\", \"vbool\": \"FFFFFFFFFFFFFFFF\"}}\n"
     );
-    let (code, out, err) = run(&["eval"], &input);
+    let (code, out, err) = run(&["eval"], input.as_bytes());
     assert_eq!(code, 0, "stderr: {err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
@@ -65,10 +44,10 @@ fn eval_answers_every_line_and_goes_on_after_bad_ones() {
 
 #[test]
 fn eval_on_the_hdl_engine_reproduces_the_spec_examples() {
-    let cases = std::fs::read_to_string(shared().join("eval-cases.jsonl")).unwrap();
-    let expected = std::fs::read_to_string(shared().join("eval-expected.jsonl")).unwrap();
+    let cases = std::fs::read_to_string(examples().join("eval-cases.jsonl")).unwrap();
+    let expected = std::fs::read_to_string(examples().join("eval-expected.jsonl")).unwrap();
     let bad = "{\"id\": 99, \"op\": \"radd_nx16\", \"vec\": \"00\"}\n";
-    let (code, out, err) = run(&["eval", "--engine", "hdl"], &format!("{cases}{bad}"));
+    let (code, out, err) = run(&["eval", "--engine", "hdl"], format!("{cases}{bad}").as_bytes());
     assert_eq!(code, 0, "stderr: {err}");
     assert_eq!(
         out,
@@ -79,19 +58,9 @@ fn eval_on_the_hdl_engine_reproduces_the_spec_examples() {
 #[test]
 fn eval_on_a_simulator_that_is_missing_exits_non_zero_with_one_message() {
     for (engine, tool) in [("verilator", "verilator"), ("icarus", "iverilog")] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
-            .args(["eval", "--engine", engine])
-            .env("PATH", "")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(b"{}\n").unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(out.stdout.is_empty());
-        let err = String::from_utf8_lossy(&out.stderr);
+        let (code, out, err) = run_with_env(&["eval", "--engine", engine], b"{}\n", &[("PATH", "")]);
+        assert_eq!(code, 2);
+        assert!(out.is_empty());
         assert_eq!(
             err.trim(),
             format!(
@@ -103,7 +72,7 @@ fn eval_on_a_simulator_that_is_missing_exits_non_zero_with_one_message() {
 
 #[test]
 fn eval_on_an_unknown_engine_fails_with_a_message() {
-    let (code, out, err) = run(&["eval", "--engine", "spice"], "");
+    let (code, out, err) = run(&["eval", "--engine", "spice"], b"");
     assert_ne!(code, 0);
     assert!(out.is_empty());
     assert!(err.contains("spice"), "{err}");
@@ -111,24 +80,15 @@ fn eval_on_an_unknown_engine_fails_with_a_message() {
 
 #[test]
 fn eval_rejects_input_that_is_not_utf8() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
-        .arg("eval")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&[0xff, 0xfe, b'\n']).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_ne!(out.status.code(), Some(0));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (code, _, err) = run(&["eval"], &[0xff, 0xfe, b'\n']);
+    assert_eq!(code, 2);
     assert!(err.contains("cannot read the input"), "{err}");
 }
 
 #[test]
 fn verify_passes_and_prints_the_table() {
     let args = ["verify", "--per-op", "50", "--hdl-per-op", "3", "--verilator-per-op", "20", "--icarus-per-op", "2"];
-    let (code, out, err) = run(&args, "");
+    let (code, out, err) = run(&args, b"");
     assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
     assert!(out.contains("golden     rbmax"), "{out}");
     assert!(out.contains("hdl        rbmax"), "{out}");

@@ -3,30 +3,9 @@
 
 use crosslane_sim::exec_protocol::answer_line;
 use proptest::prelude::*;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
-fn examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/examples")
-}
-
-fn run(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{examples, run};
 
 /// Every worked example: reads byte for byte; errors begin with the rule
 /// the example names (`…` stands for the rest of the message).
@@ -34,7 +13,7 @@ fn run(args: &[&str], input: &str) -> (i32, String, String) {
 fn exec_matches_the_worked_examples() {
     let cases = std::fs::read_to_string(examples().join("exec-cases.jsonl")).unwrap();
     let expected = std::fs::read_to_string(examples().join("exec-expected.jsonl")).unwrap();
-    let (code, out, err) = run(&["exec"], &cases);
+    let (code, out, err) = run(&["exec"], cases.as_bytes());
     assert_eq!(code, 0, "{err}");
     let got: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let want: Vec<serde_json::Value> = expected.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -58,17 +37,17 @@ fn decode_prints_fields_and_the_failing_rule() {
     let cases = std::fs::read_to_string(examples().join("exec-cases.jsonl")).unwrap();
     let first: serde_json::Value = serde_json::from_str(cases.lines().nth(1).unwrap()).unwrap();
     let hex = first["inst"].as_str().unwrap();
-    let (code, out, _) = run(&["decode", hex], "");
+    let (code, out, _) = run(&["decode", hex], b"");
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("opcode: 0x7c CROSS_LANE_REDUCE_ARITH"), "{out}");
     assert!(out.contains("src.step_elem: [-1, 8, 16, 16]"), "{out}");
     assert!(out.contains("out_dtype: 0x0b FP32R"), "{out}");
     assert!(out.trim_end().ends_with("valid"), "{out}");
     let bad: serde_json::Value = serde_json::from_str(cases.lines().next().unwrap()).unwrap();
-    let (code, out, _) = run(&["decode", bad["inst"].as_str().unwrap()], "");
+    let (code, out, _) = run(&["decode", bad["inst"].as_str().unwrap()], b"");
     assert_eq!(code, 1);
     assert!(out.trim_end().lines().last().unwrap().starts_with("rejected: out_dtype: "), "{out}");
-    let (code, _, err) = run(&["decode", "12"], "");
+    let (code, _, err) = run(&["decode", "12"], b"");
     assert_eq!(code, 2);
     assert!(err.contains("expected 128 hex digits, found 2"), "{err}");
 }
@@ -79,7 +58,7 @@ fn encode_then_exec_runs_the_instruction() {
                    "reduce_op": "ADD", "reduce_axis": "All",
                    "src": {"partition": 4, "offset": 0, "step": [1, 1, 1, 1], "num": [4, 1, 1, 1]},
                    "dst": {"partition": 0, "offset": 64}}"#;
-    let (code, hex, err) = run(&["encode", "--json", spec], "");
+    let (code, hex, err) = run(&["encode", "--json", spec], b"");
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");
     let hex = hex.trim();
@@ -90,11 +69,11 @@ fn encode_then_exec_runs_the_instruction() {
          {{\"partition\": 5, \"offset\": 0, \"hex\": \"0100010001000100\"}}]}},\
          \"read\": [{{\"partition\": 0, \"offset\": 64, \"len\": 4}}]}}\n"
     );
-    let (code, out, err) = run(&["exec"], &case);
+    let (code, out, err) = run(&["exec"], case.as_bytes());
     assert_eq!(code, 0, "{err}");
     // 1 + 2 - 1 + 10 + 4 × 1 = 16.
     assert_eq!(out.trim(), r#"{"id": "x", "read": ["10000000"]}"#);
-    let (code, _, err) = run(&["encode"], "{\"in_dtype\": \"FP33\"}");
+    let (code, _, err) = run(&["encode"], b"{\"in_dtype\": \"FP33\"}");
     assert_eq!(code, 2);
     assert!(err.contains("'in_dtype' 'FP33' is not a known name"), "{err}");
 }
@@ -103,7 +82,7 @@ fn encode_then_exec_runs_the_instruction() {
 fn exec_errors_name_the_line_and_the_run_goes_on() {
     let input =
         "nope\n{\"id\": 2, \"inst\": \"00\"}\n\n{\"id\": 4, \"inst\": \"".to_string() + &"0".repeat(128) + "\"}\n";
-    let (code, out, _) = run(&["exec"], &input);
+    let (code, out, _) = run(&["exec"], input.as_bytes());
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4);

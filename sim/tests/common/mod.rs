@@ -1,0 +1,36 @@
+//! Helpers shared by the tests that run the built `crosslane` binary.
+// Each test crate that includes this module uses only some of it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// `../shared/spec/examples`, beside the checkout.
+pub fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/examples")
+}
+
+/// Run `crosslane ARGS` with `input` on stdin: (exit code, stdout, stderr).
+pub fn run(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    run_with_env(args, input, &[])
+}
+
+/// [`run`] with extra environment variables.
+pub fn run_with_env(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn crosslane");
+    child.stdin.take().expect("stdin").write_all(input).expect("write stdin");
+    let out = child.wait_with_output().expect("wait for crosslane");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
