@@ -172,14 +172,9 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
             };
             let value = T::from_fast(best, signed);
             if op.family.has_mask() {
-                let eq: [u8; L] = std::array::from_fn(|l| (x[l] == value) as u8);
-                let mut mask = 0u64;
-                for (i, chunk) in eq.chunks_exact(8).enumerate() {
-                    // Gather the low bit of each of the 8 bytes into one byte.
-                    let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-                    mask |= (w.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
-                }
-                return Outcome { value: value.to_u32(), mask: Some(mask & active) };
+                // Active lanes hold their own bits, so the raw vector's ties,
+                // restricted to the active lanes, are the tie set.
+                return Outcome { value: value.to_u32(), mask: Some(tie_mask::<T>(v, value) & active) };
             }
             value.to_u32()
         }
