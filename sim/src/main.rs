@@ -210,13 +210,13 @@ fn cost(names: &[String], dir: &std::path::Path) -> Result<(), String> {
 
 fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
     use crosslane_sim::simulators::{self, Simulator};
+    use std::time::Instant;
     let per_op = n.div_ceil(94).max(1);
     let mut cases = verify::cases(7, per_op);
     cases.truncate(n.max(1));
     let fail = |e: engine::EngineError| format!("crosslane bench: {e}");
-    let start = std::time::Instant::now();
-    let mut loop_secs = None;
-    let out = match kind {
+    // Builds are timed apart from runs.
+    let (out, loop_secs, secs) = match kind {
         EngineKind::Verilator | EngineKind::Icarus => {
             let sim = if kind == EngineKind::Verilator { Simulator::Verilator } else { Simulator::Icarus };
             let build = simulators::build(sim).map_err(fail)?;
@@ -225,39 +225,33 @@ fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
             } else {
                 println!("bench {}: build took {:.1} s", kind.name(), build.build_secs);
             }
-            let start = std::time::Instant::now();
-            let out = if sim == Simulator::Verilator {
+            let start = Instant::now();
+            let (out, loop_secs) = if sim == Simulator::Verilator {
                 let run = simulators::run_ext(&build, &cases).map_err(fail)?;
-                loop_secs = run.loop_secs;
-                run.outcomes
+                (run.outcomes, run.loop_secs)
             } else {
-                simulators::run_dump(&build, &cases).map_err(fail)?
+                (simulators::run_dump(&build, &cases).map_err(fail)?, None)
             };
-            println!(
-                "bench {}: {} vectors end to end (files or pipes, parsing) in {:.3} s = {:.0} vectors/s",
-                kind.name(),
-                cases.len(),
-                start.elapsed().as_secs_f64(),
-                cases.len() as f64 / start.elapsed().as_secs_f64()
-            );
-            out
+            (out, loop_secs, start.elapsed().as_secs_f64())
         }
         _ => {
             let mut engine = engine::open(kind).map_err(fail)?;
-            engine.run(&cases).map_err(fail)?
+            let start = Instant::now();
+            let out = engine.run(&cases).map_err(fail)?;
+            (out, None, start.elapsed().as_secs_f64())
         }
     };
-    let secs = loop_secs.unwrap_or_else(|| start.elapsed().as_secs_f64());
     let wrong = cases.iter().zip(&out).filter(|(c, o)| c.eval() != **o).count();
+    let rate = |s: f64| cases.len() as f64 / s;
     println!(
-        "bench {}: {} vectors in {:.3} s = {:.0} vectors/s{} ({} mismatches)",
+        "bench {}: {} vectors end to end in {secs:.3} s = {:.0} vectors/s ({wrong} mismatches)",
         kind.name(),
         cases.len(),
-        secs,
-        cases.len() as f64 / secs,
-        if loop_secs.is_some() { ", the C++ harness's clock loop alone" } else { "" },
-        wrong
+        rate(secs)
     );
+    if let Some(l) = loop_secs {
+        println!("bench {}: the C++ harness's clock loop alone: {l:.3} s = {:.0} vectors/s", kind.name(), rate(l));
+    }
     if wrong > 0 {
         return Err(format!("crosslane bench: {wrong} results differ from the golden model"));
     }

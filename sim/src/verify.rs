@@ -3,7 +3,8 @@
 //! op family.
 
 use crate::engine::{Engine, EngineError, EngineKind};
-use crosslane_golden::campaign::{campaign, observed};
+pub use crosslane_golden::campaign::campaign as cases;
+use crosslane_golden::campaign::observed;
 use crosslane_golden::naive::naive;
 use crosslane_golden::{Case, Family, Outcome};
 use std::collections::BTreeMap;
@@ -93,7 +94,7 @@ impl Report {
     }
 }
 
-/// Group `cases` by family (table order), run `check` on each group and time it.
+/// Group `cases` by family, in table order.
 fn by_family(cases: &[Case]) -> BTreeMap<Family, Vec<Case>> {
     let mut groups: BTreeMap<Family, Vec<Case>> = BTreeMap::new();
     for c in cases {
@@ -171,10 +172,4 @@ pub fn verify_engine(
         report.rows.push(Row { engine: kind, family, cases: group.len(), mismatches: bad, time });
     }
     Ok(())
-}
-
-/// The cases of a campaign: the observed vectors then `per_op` random
-/// cases of each op.
-pub fn cases(seed: u64, per_op: usize) -> Vec<Case> {
-    campaign(seed, per_op)
 }
