@@ -345,7 +345,6 @@ fn batch_full<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], out: &mut BatchO
             vals.extend(vecs.iter().map(|v| extremum::<T>(v, false, false).to_u32()))
         }
         // The array path vectorises the NaN-aware keys better than an iterator.
-        // The array path keeps the NaN-aware keys vectorised.
         Fold::Num { .. } => vals.extend(vecs.iter().map(|v| reduce::<T, L>(op, v, lane_mask_all(L)).value)),
         Fold::And => vals.extend(vecs.iter().map(|v| T::lanes(v).fold(T::ONES, |a, b| a & b).to_u32())),
         Fold::Or => vals.extend(vecs.iter().map(|v| T::lanes(v).fold(T::ZERO, |a, b| a | b).to_u32())),
@@ -353,23 +352,23 @@ fn batch_full<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], out: &mut BatchO
     }
 }
 
+/// The batch loop: base ops (or no vbools) take [`batch_full`]; `_t` ops
+/// with their vbools fold case by case.
 #[inline(never)]
 fn batch_of<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], vbools: Option<&[u64]>, out: &mut BatchOut) {
-    if vbools.is_none() || !op.predicated {
-        return batch_full::<T, L>(op, vecs, out);
-    }
-    let all = op.active_lanes(u64::MAX);
-    let active = |i: usize| vbools.map_or(all, |vb| op.active_lanes(vb[i]));
+    let vb = match vbools {
+        Some(vb) if op.predicated => vb,
+        _ => return batch_full::<T, L>(op, vecs, out),
+    };
+    let cases = vecs.iter().zip(vb);
     if op.family.has_mask() {
-        for (i, v) in vecs.iter().enumerate() {
-            let o = reduce::<T, L>(op, v, active(i));
+        for (v, &p) in cases {
+            let o = reduce::<T, L>(op, v, op.active_lanes(p));
             out.values.push(o.value);
             out.masks.push(o.mask.unwrap_or(0));
         }
-    } else if vbools.is_none() {
-        out.values.extend(vecs.iter().map(|v| reduce::<T, L>(op, v, all).value));
     } else {
-        out.values.extend(vecs.iter().enumerate().map(|(i, v)| reduce::<T, L>(op, v, active(i)).value));
+        out.values.extend(cases.map(|(v, &p)| reduce::<T, L>(op, v, op.active_lanes(p)).value));
     }
 }
 
