@@ -90,10 +90,9 @@ macro_rules! lane_impl {
             }
             #[inline(always)]
             fn load<const L: usize>(v: &Vec512) -> [Self; L] {
-                const N: usize = std::mem::size_of::<$t>();
                 let mut out = [0 as $t; L];
-                for (o, c) in out.iter_mut().zip(v.0.chunks_exact(N)) {
-                    *o = <$t>::from_le_bytes(c.try_into().unwrap_or([0; N]));
+                for (o, x) in out.iter_mut().zip(Self::lanes(v)) {
+                    *o = x;
                 }
                 out
             }

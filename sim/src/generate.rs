@@ -105,6 +105,11 @@ pub fn record_hex(case: &Case) -> String {
     format!("{:04x}{:016x}{}{:08x}{:016x}", case.op.code(), case.vbool, case.vec, out.value, out.mask.unwrap_or(0))
 }
 
+/// The records of a vector file (comment and blank lines dropped).
+pub fn vector_records(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.starts_with("//") && !l.trim().is_empty()).collect()
+}
+
 /// A vector file: a header comment, then one record per line.
 pub fn vector_file(cases: &[Case], what: &str) -> String {
     let mut s = format!("// {}\n// {what}: {} records of {RECORD_BITS} bits\n", header_line(), cases.len());

@@ -125,7 +125,7 @@ fn testbench(which: &str, vectors: &std::path::Path, workdir: &std::path::Path) 
     };
     let text = std::fs::read_to_string(vectors)
         .map_err(|e| format!("crosslane testbench: cannot read {}: {e}", vectors.display()))?;
-    let count = text.lines().filter(|l| !l.starts_with("//") && !l.trim().is_empty()).count();
+    let count = crosslane_sim::generate::vector_records(&text).len();
     let vectors = std::fs::canonicalize(vectors).map_err(|e| format!("crosslane testbench: {e}"))?;
     let mut all_ok = true;
     for sim in sims {
@@ -154,26 +154,17 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
 }
 
 fn exec() -> Result<(), String> {
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input).map_err(|e| format!("crosslane exec: cannot read the input: {e}"))?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (i, line) in input.lines().enumerate() {
-        writeln!(out, "{}", crosslane_sim::exec_protocol::answer_line(line, i + 1))
-            .map_err(|e| format!("crosslane exec: cannot write the output: {e}"))?;
-    }
-    out.flush().map_err(|e| format!("crosslane exec: cannot write the output: {e}"))
+    let input = read_stdin("exec")?;
+    write_lines(
+        "exec",
+        input.lines().enumerate().map(|(i, line)| crosslane_sim::exec_protocol::answer_line(line, i + 1)),
+    )
 }
 
 fn encode(json: Option<String>) -> Result<(), String> {
     let text = match json {
         Some(t) => t,
-        None => {
-            let mut t = String::new();
-            std::io::stdin()
-                .read_to_string(&mut t)
-                .map_err(|e| format!("crosslane encode: cannot read the input: {e}"))?;
-            t
-        }
+        None => read_stdin("encode")?,
     };
     let raw = crosslane_sim::exec_protocol::encode_json(&text).map_err(|e| format!("crosslane encode: {e}"))?;
     if let Err(e) = raw.validate(crosslane_golden::instruction::DEFAULT_PARTITION_BYTES) {
@@ -271,16 +262,30 @@ fn progress_bar(total: u64) -> ProgressBar {
     bar
 }
 
-fn eval(kind: EngineKind) -> Result<(), String> {
+/// All of stdin, or an error naming the command.
+fn read_stdin(command: &str) -> Result<String, String> {
     let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input).map_err(|e| format!("crosslane eval: cannot read the input: {e}"))?;
-    let mut engine = engine::open(kind).map_err(|e| format!("crosslane eval: {e}"))?;
-    let lines = protocol::answer(&input, |cases| engine.run(cases)).map_err(|e| format!("crosslane eval: {e}"))?;
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| format!("crosslane {command}: cannot read the input: {e}"))?;
+    Ok(input)
+}
+
+/// Write output lines to stdout, or an error naming the command.
+fn write_lines(command: &str, lines: impl IntoIterator<Item = String>) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("crosslane {command}: cannot write the output: {e}");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in lines {
-        writeln!(out, "{line}").map_err(|e| format!("crosslane eval: cannot write the output: {e}"))?;
+        writeln!(out, "{line}").map_err(fail)?;
     }
-    out.flush().map_err(|e| format!("crosslane eval: cannot write the output: {e}"))
+    out.flush().map_err(fail)
+}
+
+fn eval(kind: EngineKind) -> Result<(), String> {
+    let input = read_stdin("eval")?;
+    let mut engine = engine::open(kind).map_err(|e| format!("crosslane eval: {e}"))?;
+    let lines = protocol::answer(&input, |cases| engine.run(cases)).map_err(|e| format!("crosslane eval: {e}"))?;
+    write_lines("eval", lines)
 }
 
 /// Campaign sizes of one verify run.

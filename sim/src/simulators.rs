@@ -260,23 +260,26 @@ pub fn run_tb_keeping_vcd(build: &Build, vectors: &Path, count: usize, workdir: 
         return Ok(run);
     }
     let text = std::fs::read_to_string(vectors).unwrap_or_default();
-    let records: Vec<&str> = text.lines().filter(|l| !l.starts_with("//") && !l.trim().is_empty()).collect();
+    let records = generate::vector_records(&text);
     let picked: Vec<&str> = failing_vectors(&run.stdout).into_iter().filter_map(|i| records.get(i).copied()).collect();
-    if picked.is_empty() {
-        return Ok(run);
-    }
-    let icarus = match build.sim {
-        Simulator::Icarus => build.clone(),
-        Simulator::Verilator => self::build(Simulator::Icarus)?,
-    };
-    let file = workdir.join("failing-vectors.hex");
-    generate::write_atomic(&file, (picked.join("\n") + "\n").as_bytes()).map_err(EngineError)?;
-    run_tb(&icarus, &file, picked.len(), true, workdir)?;
-    let vcd = workdir.join("crosslane_reduce_tb.vcd");
-    if vcd.is_file() {
-        run.vcd = Some(vcd);
+    if !picked.is_empty() {
+        run.vcd = Some(dump_vcd(&picked, workdir, "failing-vectors")?);
     }
     Ok(run)
+}
+
+/// Run vector records under Icarus with a VCD dump; the VCD is kept as
+/// `dir/NAME.vcd` (the records as `dir/NAME.hex`).
+fn dump_vcd(records: &[&str], dir: &Path, name: &str) -> Result<PathBuf, EngineError> {
+    let icarus = build(Simulator::Icarus)?;
+    std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
+    let vectors = dir.join(format!("{name}.hex"));
+    generate::write_atomic(&vectors, (records.join("\n") + "\n").as_bytes()).map_err(EngineError)?;
+    run_tb(&icarus, &vectors, records.len(), true, dir)?;
+    let vcd = dir.join(format!("{name}.vcd"));
+    std::fs::rename(dir.join("crosslane_reduce_tb.vcd"), &vcd)
+        .map_err(|e| EngineError(format!("icarus wrote no VCD: {e}")))?;
+    Ok(vcd)
 }
 
 /// A temporary file in the cache, removed when dropped.
@@ -404,16 +407,7 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
 
 /// Re-run one case under Icarus with a VCD dump; returns the VCD's path.
 pub fn trace_case(case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
-    let build = build(Simulator::Icarus)?;
-    std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
-    let vectors = dir.join(format!("{}.hex", case.op.name()));
-    generate::write_atomic(&vectors, generate::vector_file(std::slice::from_ref(case), "failing case").as_bytes())
-        .map_err(EngineError)?;
-    run_tb(&build, &vectors, 1, true, dir)?;
-    let vcd = dir.join(format!("rtl-{}.vcd", case.op.name()));
-    std::fs::rename(dir.join("crosslane_reduce_tb.vcd"), &vcd)
-        .map_err(|e| EngineError(format!("icarus wrote no VCD: {e}")))?;
-    Ok(vcd)
+    dump_vcd(&[&generate::record_hex(case)], dir, &format!("rtl-{}", case.op.name()))
 }
 
 /// The emitted RTL under Verilator or Icarus, as an engine.
