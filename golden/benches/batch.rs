@@ -1,4 +1,5 @@
-//! The batch API over 1M random vectors (64 MiB) for the six ops of issue 2,
+//! The batch API over 1M random vectors (64 MiB) for the six ops of issue 2
+//! (and rb* at the other widths),
 //! beside a baseline that only reads the same bytes (XOR of all u64 words).
 //! Throughput is reported in elements = vectors.
 
@@ -32,7 +33,18 @@ fn bench(c: &mut Criterion) {
             black_box(acc)
         })
     });
-    for name in ["radd_nx16", "radds_nx16", "rmax_nx16", "rbmax_nx16", "rmaxnum_n_2xf32", "rxor_2nx8"] {
+    // The six ops of issue 2, then the tie mask at the other two lane widths.
+    let ops = [
+        "radd_nx16",
+        "radds_nx16",
+        "rmax_nx16",
+        "rbmax_nx16",
+        "rmaxnum_n_2xf32",
+        "rxor_2nx8",
+        "rbmaxu_2nx8",
+        "rbmin_n_2x32",
+    ];
+    for name in ops {
         let op = Op::from_name(name).unwrap();
         let mut out = BatchOut::default();
         g.bench_function(name, |b| {

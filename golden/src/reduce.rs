@@ -10,6 +10,8 @@ use crate::ops::{compress_vbool, lane_mask_all, Family, Fold, Form, Op};
 use crate::vector::Vec512;
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
+mod tie;
+
 /// The result of one primitive on one vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
@@ -173,7 +175,10 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
             if op.family.has_mask() {
                 // Active lanes hold their own bits, so the raw vector's ties,
                 // restricted to the active lanes, are the tie set.
-                return Outcome { value: value.to_u32(), mask: Some(tie_mask::<T>(v, value) & active) };
+                return Outcome {
+                    value: value.to_u32(),
+                    mask: Some(tie::tie_mask(T::BITS_, v, value.to_u32()) & active),
+                };
             }
             value.to_u32()
         }
@@ -270,30 +275,6 @@ impl BatchOut {
     }
 }
 
-/// Bit `l` set where lane `l` equals `value`, SWAR on the eight 64-bit
-/// words: XOR with the broadcast value, find the zero lanes exactly, and
-/// gather each lane's flag with one multiply.
-#[inline(always)]
-fn tie_mask<T: Lane>(v: &Vec512, value: T) -> u64 {
-    let w = T::BITS_;
-    let ones = u64::MAX / ((1u128 << w) - 1) as u64; // 0x0101.. / 0x0001_0001.. / 0x0000_0001_0000_0001
-    let top = ones << (w - 1); // the top bit of every lane
-    let low = !top & (top | (top - ones)); // every bit but the top of each lane
-    let b = value.to_u32() as u64 * ones;
-    let per_word = 64 / w;
-    // Multiplier gathering the flag of lane i (at bit w*i after the shift) to bit 64-per_word+i.
-    let gather: u64 = (0..per_word).fold(0u64, |m, i| m | 1u64 << (64 - per_word - (w - 1) * i));
-    let mut mask = 0u64;
-    for (k, chunk) in v.0.chunks_exact(8).enumerate() {
-        let d = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ b;
-        let nonzero = (((d & low).wrapping_add(low)) | d) & top;
-        let eq = (!nonzero & top) >> (w - 1);
-        let bits = eq.wrapping_mul(gather) >> (64 - per_word);
-        mask |= bits << (k as u32 * per_word);
-    }
-    mask
-}
-
 /// Signed sum of the lanes, wrapping at 32 bits.
 #[inline(always)]
 fn sum_signed<T: Lane>(v: &Vec512) -> i32 {
@@ -306,6 +287,24 @@ fn extremum<T: Lane>(v: &Vec512, signed: bool, max: bool) -> T {
     let keys = T::lanes(v).map(|x| x.to_fast(signed));
     let best = if max { keys.fold(T::FAST_MIN, |a, b| a.max(b)) } else { keys.fold(T::FAST_MAX, |a, b| a.min(b)) };
     T::from_fast(best, signed)
+}
+
+/// The batch loop of the max / min folds, one loop per order; the rb* ops
+/// compute the value and the tie mask in one pass, while the vector is in
+/// registers.
+fn batch_extremum<T: Lane, const SIGNED: bool, const MAX: bool>(vecs: &[Vec512], with_mask: bool, out: &mut BatchOut) {
+    let value = |v: &Vec512| extremum::<T>(v, SIGNED, MAX);
+    if !with_mask {
+        out.values.extend(vecs.iter().map(|v| value(v).to_u32()));
+        return;
+    }
+    out.values.resize(vecs.len(), 0);
+    out.masks.resize(vecs.len(), 0);
+    for ((v, x), m) in vecs.iter().zip(out.values.iter_mut()).zip(out.masks.iter_mut()) {
+        let best = value(v).to_u32();
+        *x = best;
+        *m = tie::tie_mask(T::BITS_, v, best);
+    }
 }
 
 /// The batch loop of a base op (every lane active), one tight loop per
@@ -326,22 +325,14 @@ fn batch_full<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], out: &mut BatchO
         Fold::Sum { signed: false, .. } => {
             vals.extend(vecs.iter().map(|v| T::lanes(v).fold(0u32, |a, b| a.wrapping_add(b.to_u32())) & rm))
         }
-        Fold::Extremum { signed, max } if op.family.has_mask() => {
-            // Two passes, each a tight loop: the values, then the tie masks.
-            vals.extend(vecs.iter().map(|v| extremum::<T>(v, signed, max).to_u32()));
-            out.masks.extend(vecs.iter().zip(vals.iter()).map(|(v, &x)| tie_mask::<T>(v, T::from_u32(x))));
-        }
-        Fold::Extremum { signed: true, max: true } => {
-            vals.extend(vecs.iter().map(|v| extremum::<T>(v, true, true).to_u32()))
-        }
-        Fold::Extremum { signed: true, max: false } => {
-            vals.extend(vecs.iter().map(|v| extremum::<T>(v, true, false).to_u32()))
-        }
-        Fold::Extremum { signed: false, max: true } => {
-            vals.extend(vecs.iter().map(|v| extremum::<T>(v, false, true).to_u32()))
-        }
-        Fold::Extremum { signed: false, max: false } => {
-            vals.extend(vecs.iter().map(|v| extremum::<T>(v, false, false).to_u32()))
+        Fold::Extremum { signed, max } => {
+            let with_mask = op.family.has_mask();
+            match (signed, max) {
+                (true, true) => batch_extremum::<T, true, true>(vecs, with_mask, out),
+                (true, false) => batch_extremum::<T, true, false>(vecs, with_mask, out),
+                (false, true) => batch_extremum::<T, false, true>(vecs, with_mask, out),
+                (false, false) => batch_extremum::<T, false, false>(vecs, with_mask, out),
+            }
         }
         // The array path vectorises the NaN-aware keys better than an iterator.
         Fold::Num { .. } => vals.extend(vecs.iter().map(|v| reduce::<T, L>(op, v, lane_mask_all(L)).value)),
