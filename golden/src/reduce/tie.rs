@@ -7,7 +7,9 @@
 //! makes LLVM emit `pmovmskb`, and without it the mask costs ~10 ns a vector
 //! against ~1 ns (docs/decisions.md, "The batch API"). Elsewhere it is
 //! [`tie_mask_swar`], a portable SWAR form on 64-bit words; the tests hold
-//! the two to each other and to a lane-by-lane loop.
+//! the two to each other and to a lane-by-lane loop, and the `portable`
+//! feature builds the SWAR body on x86_64 too, so that the whole model test
+//! suite runs through it (`./dev test` does).
 
 use crate::vector::Vec512;
 
@@ -15,11 +17,11 @@ use crate::vector::Vec512;
 /// the low `lane_bits` bits of `value`.
 #[inline(always)]
 pub(crate) fn tie_mask(lane_bits: u32, v: &Vec512, value: u32) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "portable")))]
     {
         tie_mask_sse2(lane_bits, v, value)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "portable"))))]
     {
         tie_mask_swar(lane_bits, v, value)
     }
@@ -28,7 +30,7 @@ pub(crate) fn tie_mask(lane_bits: u32, v: &Vec512, value: u32) -> u64 {
 /// SSE2: compare each 128-bit quarter with the broadcast value, narrow the
 /// all-ones / all-zeros lanes to bytes with signed saturation (which keeps
 /// them as they are), and move the bytes' top bits out.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "portable")))]
 #[inline(always)]
 pub(crate) fn tie_mask_sse2(lane_bits: u32, v: &Vec512, value: u32) -> u64 {
     use safe_arch::*;
@@ -57,7 +59,7 @@ pub(crate) fn tie_mask_sse2(lane_bits: u32, v: &Vec512, value: u32) -> u64 {
 /// Portable SWAR on the eight 64-bit words: XOR with the broadcast value,
 /// find the zero lanes exactly, and gather each lane's flag with one
 /// multiply.
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))] // used by the tests there
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2", not(feature = "portable")), allow(dead_code))] // used by the tests there
 #[inline(always)]
 pub(crate) fn tie_mask_swar(lane_bits: u32, v: &Vec512, value: u32) -> u64 {
     let w = lane_bits;
