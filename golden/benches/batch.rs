@@ -1,6 +1,6 @@
 //! The batch API over 1M random vectors (64 MiB) for the six ops of issue 2
-//! (and rb* at the other widths),
-//! beside a baseline that only reads the same bytes (XOR of all u64 words).
+//! (and a few more), beside a baseline that only reads the same bytes (XOR
+//! of all u64 words).
 //! Throughput is reported in elements = vectors.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
@@ -33,7 +33,8 @@ fn bench(c: &mut Criterion) {
             black_box(acc)
         })
     });
-    // The six ops of issue 2, then the tie mask at the other two lane widths.
+    // The six ops of issue 2, then the tie mask at the other two lane widths,
+    // the other sums, the unsigned max and the fp16 maxNum.
     let ops = [
         "radd_nx16",
         "radds_nx16",
@@ -43,6 +44,10 @@ fn bench(c: &mut Criterion) {
         "rxor_2nx8",
         "rbmaxu_2nx8",
         "rbmin_n_2x32",
+        "radd_2nx8",
+        "radd_n_2x32",
+        "rmaxu_nx16",
+        "rmaxnum_nxf16",
     ];
     for name in ops {
         let op = Op::from_name(name).unwrap();
