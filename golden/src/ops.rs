@@ -5,6 +5,9 @@
 //! [`BASE_OPS`] and the codes below. Adding an op is one row in
 //! [`BASE_OPS`] (plus its meaning in `reduce.rs` if the family is new).
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 /// How the 512 bits of a vector are cut into lanes (ops.md §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Form {
@@ -329,9 +332,10 @@ impl Op {
         }
     }
 
-    /// Look a mnemonic up in the table.
+    /// Look a mnemonic up in the table (an index built on first use).
     pub fn from_name(name: &str) -> Option<Op> {
-        Op::all().into_iter().find(|op| op.name() == name)
+        static BY_NAME: OnceLock<HashMap<String, Op>> = OnceLock::new();
+        BY_NAME.get_or_init(|| Op::all().into_iter().map(|op| (op.name(), op)).collect()).get(name).copied()
     }
 
     pub const fn lanes(self) -> usize {
