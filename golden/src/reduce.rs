@@ -45,8 +45,9 @@ trait Lane:
     /// The signed integer of the lane's width, whose order is the order of
     /// maximumNumber / minimumNumber keys.
     type Signed: Copy + Ord + Eq;
-    const SIGNED_MIN: Self::Signed;
-    const SIGNED_MAX: Self::Signed;
+    /// The key that never wins: the most negative for max, the most
+    /// positive for min.
+    fn num_never(max: bool) -> Self::Signed;
     /// The key of maximumNumber (`max`) or minimumNumber: a number maps to
     /// its sign-magnitude bits made two's complement (−0 just below +0); a
     /// NaN maps to the end that never wins (the most negative key for max,
@@ -82,16 +83,20 @@ macro_rules! lane_impl {
                 (x as $t) ^ flip
             }
             type Signed = $s;
-            const SIGNED_MIN: $s = <$s>::MIN;
-            const SIGNED_MAX: $s = <$s>::MAX;
+            #[inline(always)]
+            fn num_never(max: bool) -> $s {
+                if max {
+                    <$s>::MIN
+                } else {
+                    <$s>::MAX
+                }
+            }
             // Bytes have no float form: their INF is all ones and no byte is a NaN.
             #[allow(clippy::bad_bit_mask)]
             #[inline(always)]
             fn num_key(self, max: bool) -> $s {
-                let nan = (self & !Self::SIGN) > Self::INF;
-                let never = if max { <$s>::MIN } else { <$s>::MAX };
-                if nan {
-                    never
+                if (self & !Self::SIGN) > Self::INF {
+                    Self::num_never(max)
                 } else {
                     Self::num_unkey(self as $s) as $s
                 }
@@ -267,12 +272,12 @@ impl BatchOut {
 }
 
 /// Signed sum of the lanes, wrapping at 32 bits.
-#[inline(always)]
 ///
 /// The seed's bias trick, as the hardware does it: a lane's signed value is
 /// its sign-flipped bits read unsigned, minus 2^(w-1); so the signed sum is
 /// the unsigned sum of the flipped lanes minus lanes × 2^(w-1). Unsigned
-/// lanes add without widening each to i32 first (for bytes, 4× faster).
+/// lanes add without widening each to i32 first (for bytes, 2.6× faster).
+#[inline(always)]
 fn sum_signed<T: Lane>(v: &Vec512) -> i32 {
     let n = T::BITS_ as usize / 8;
     // Flip the sign bits in the bytes, before the lanes widen.
@@ -303,8 +308,7 @@ fn num_fold<T: Lane, const L: usize, const MAX: bool>(x: &[T; L], all_nan: u32) 
         }
         w /= 2;
     }
-    let never = if MAX { T::SIGNED_MIN } else { T::SIGNED_MAX };
-    if k[0] == never {
+    if k[0] == T::num_never(MAX) {
         all_nan
     } else {
         T::num_unkey(k[0]).to_u32()
