@@ -9,5 +9,6 @@ pub mod generate;
 pub mod hdl_sim;
 pub mod postpass;
 pub mod protocol;
+pub mod prove;
 pub mod simulators;
 pub mod verify;

@@ -85,6 +85,24 @@ enum Command {
         #[arg(long, default_value = "target/crosslane-cost")]
         dir: std::path::PathBuf,
     },
+    /// Prove the RTL equal to an independent reference, op by op (yosys + ABC).
+    Prove {
+        /// The RTL to prove (top module crosslane_reduce).
+        #[arg(long, default_value = "generated/rtl/crosslane_reduce.v")]
+        rtl: std::path::PathBuf,
+        /// Ops to prove, comma separated (default: all 94).
+        #[arg(long, value_delimiter = ',')]
+        ops: Vec<String>,
+        /// Solver time per op, seconds; an op that runs out is not proven.
+        #[arg(long, default_value_t = 300)]
+        timeout: u64,
+        /// Parallel proofs (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Also write the table as JSON here.
+        #[arg(long)]
+        json: Option<std::path::PathBuf>,
+    },
     /// Measure an engine's throughput on random corner-heavy cases of every op.
     Bench {
         #[arg(long, value_enum, default_value = "hdl")]
@@ -197,6 +215,89 @@ fn cost(names: &[String], dir: &std::path::Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn parse_ops(command: &str, names: &[String]) -> Result<Vec<crosslane_golden::Op>, String> {
+    use crosslane_golden::Op;
+    if names.is_empty() {
+        return Ok(Op::all());
+    }
+    names.iter().map(|n| Op::from_name(n).ok_or_else(|| format!("crosslane {command}: unknown op '{n}'"))).collect()
+}
+
+fn prove(
+    rtl: &std::path::Path,
+    names: &[String],
+    timeout: u64,
+    jobs: Option<usize>,
+    json: Option<&std::path::Path>,
+) -> Result<bool, String> {
+    use crosslane_sim::prove::{self, Status};
+    let ops = parse_ops("prove", names)?;
+    let prover = prove::Prover::new(rtl).map_err(|e| format!("crosslane prove: {e}"))?;
+    println!(
+        "prove: {} cut into {} registers, unrolled over {} clocks in {:.1} s ({})",
+        rtl.display(),
+        prover.regs.len(),
+        crosslane_hdl::LATENCY + 1,
+        prover.prepare_secs,
+        prover.dir.display()
+    );
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let start = std::time::Instant::now();
+    let bar = ProgressBar::new(ops.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>14} [{bar:40}] {pos}/{len} ops ({eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let results = prover.prove(&ops, jobs, std::time::Duration::from_secs(timeout), &|p| {
+        bar.set_message(p.op.name());
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    println!("| op | code | verdict | seconds |");
+    println!("|---|---|---|---|");
+    for p in &results {
+        println!("| {} | {:03x} | {} | {:.2} |", p.op.name(), p.op.code(), p.verdict(), p.secs);
+    }
+    for p in &results {
+        match &p.status {
+            Status::Proven => {}
+            Status::Timeout => println!("{}: not proven within {timeout} s", p.op.name()),
+            Status::Error(e) => println!("{}: error: {e}", p.op.name()),
+            Status::Counterexample { cex, replay } => {
+                let c0 = &cex.clocks[0];
+                println!(
+                    "{}: counterexample: clock 0 vec={} vbool={:016x} in_valid={}; rst_ni by clock {:?}",
+                    p.op.name(),
+                    crosslane_golden::Vec512(c0.vec).to_hex(),
+                    c0.vbool,
+                    c0.in_valid as u8,
+                    cex.clocks.iter().map(|c| c.rst_n as u8).collect::<Vec<_>>()
+                );
+                match replay {
+                    Ok(r) => println!("{}: replay: {}", p.op.name(), r.describe()),
+                    Err(e) => println!("{}: replay failed: {e}", p.op.name()),
+                }
+            }
+        }
+    }
+    let proven = results.iter().filter(|p| p.proven()).count();
+    println!(
+        "prove: {proven} of {} ops proven in {:.1} s on {jobs} jobs",
+        results.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(path) = json {
+        let rows: Vec<serde_json::Value> = results
+            .iter()
+            .map(|p| serde_json::json!({"op": p.op.name(), "code": p.op.code(), "verdict": p.verdict(), "seconds": p.secs}))
+            .collect();
+        let text = serde_json::to_string_pretty(&serde_json::json!({"rtl": rtl.display().to_string(), "ops": rows}))
+            .map_err(|e| format!("crosslane prove: {e}"))?;
+        crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane prove: {e}"))?;
+    }
+    Ok(proven == results.len())
 }
 
 fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
@@ -348,6 +449,7 @@ fn main() -> ExitCode {
         Command::Exec => exec().map(|_| true),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
+        Command::Prove { rtl, ops, timeout, jobs, json } => prove(&rtl, &ops, timeout, jobs, json.as_deref()),
         Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
         Command::Verify { seed, per_op, hdl_per_op, verilator_per_op, icarus_per_op, vcd_dir } => {
             let sizes = Sizes { golden: per_op, hdl: hdl_per_op, verilator: verilator_per_op, icarus: icarus_per_op };

@@ -1,0 +1,421 @@
+//! `crosslane prove`: a formal equivalence check of the RTL (by default the
+//! checked-in `generated/rtl/crosslane_reduce.v`) against an independent
+//! reference ([`reference`]), one proof per op.
+//!
+//! The proof is sequential and leaves everything free but the op of the
+//! checked clock. yosys cuts the unit's flip-flops and [`unroll`] chains
+//! `LATENCY + 1` clocks of it into one combinational circuit with a free
+//! start state, free inputs at every clock, and `op_i` tied to the op only
+//! at clock 0. The miter is high when, `LATENCY` edges later, `out_valid_o`
+//! differs from "`in_valid_i` at clock 0 and no reset in between", or
+//! `result_o` / `mask_o` (all 32 and 64 bits) differ from the reference of
+//! clock 0's `vec_i` / `vbool_i` while `out_valid_o` is high. A free start
+//! state covers every reachable state and more, so a proof holds at every
+//! clock of every run. yosys turns the miter into an AIG with the op
+//! constant-folded; ABC's `iprove` proves it unsatisfiable or gives a
+//! counterexample, which [`replay`] runs through the RTL under Icarus and
+//! checks against the golden model.
+
+pub mod reference;
+pub mod replay;
+pub mod unroll;
+
+use crate::simulators::cache_root;
+use crosslane_golden::Op;
+use crosslane_hdl::LATENCY;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use unroll::Register;
+
+/// The values of a counterexample at each clock, and the free start state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cex {
+    /// `(op, vec, vbool, in_valid, rst_n)` at clocks 0..=LATENCY; op of clock 0 is the op proved.
+    pub clocks: Vec<Clock>,
+}
+
+/// The unit's inputs at one clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub op: u16,
+    pub vec: [u8; 64],
+    pub vbool: u64,
+    pub in_valid: bool,
+    pub rst_n: bool,
+}
+
+/// How one op's proof ended.
+#[derive(Clone, Debug)]
+pub enum Status {
+    Proven,
+    /// The miter is satisfiable; the replay's verdict beside it.
+    Counterexample {
+        cex: Cex,
+        replay: Result<replay::Replayed, String>,
+    },
+    /// The solver ran out of time: not a proof.
+    Timeout,
+    /// A tool failed; the message says which and why.
+    Error(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct OpProof {
+    pub op: Op,
+    pub status: Status,
+    pub secs: f64,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock { op: 0, vec: [0; 64], vbool: 0, in_valid: false, rst_n: false }
+    }
+}
+
+impl OpProof {
+    pub fn proven(&self) -> bool {
+        matches!(self.status, Status::Proven)
+    }
+
+    /// One word for the table.
+    pub fn verdict(&self) -> &'static str {
+        match self.status {
+            Status::Proven => "proven",
+            Status::Counterexample { .. } => "counterexample",
+            Status::Timeout => "timeout",
+            Status::Error(_) => "error",
+        }
+    }
+}
+
+fn on_path(tool: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
+}
+
+/// Check that the tools are installed.
+pub fn available() -> Result<(), String> {
+    for (tool, package) in [("yosys", "yosys"), ("yosys-abc", "yosys"), ("iverilog", "iverilog"), ("vvp", "iverilog")] {
+        if !on_path(tool) {
+            return Err(format!(
+                "crosslane prove could not start: '{tool}' is not installed (apt-get install {package})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Run `cmd`, killing it after `limit`: `Ok(None)` on a time-out.
+fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Option<Output>, String> {
+    let what = format!("{:?}", cmd.get_program());
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    // Drain the pipes on threads so a chatty tool never blocks.
+    let mut out = child.stdout.take().ok_or("no stdout")?;
+    let mut err = child.stderr.take().ok_or("no stderr")?;
+    let t_out = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut out, &mut b);
+        b
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut err, &mut b);
+        b
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| format!("{what}: {e}"))? {
+            Some(s) => break Some(s),
+            None if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    };
+    let stdout = t_out.join().unwrap_or_default();
+    let stderr = t_err.join().unwrap_or_default();
+    Ok(status.map(|status| Output { status, stdout, stderr }))
+}
+
+fn tail(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = s.lines().collect();
+    lines[lines.len().saturating_sub(15)..].join("\n")
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// FNV-1a of the RTL and of the generators' own sources: the cache key.
+fn key(rtl: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in [rtl, include_bytes!("unroll.rs").as_slice(), include_bytes!("mod.rs").as_slice()] {
+        for &b in part {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// The unrolled unit of one RTL file, built once into the cache.
+pub struct Prover {
+    pub rtl: PathBuf,
+    pub dir: PathBuf,
+    pub regs: Vec<Register>,
+    /// Time to cut and unroll (0 when it came from the cache).
+    pub prepare_secs: f64,
+}
+
+impl Prover {
+    /// Cut and unroll `rtl` (top module `crosslane_reduce`), or reuse the cache.
+    pub fn new(rtl: &Path) -> Result<Prover, String> {
+        available()?;
+        let text = std::fs::read(rtl).map_err(|e| format!("cannot read the RTL {}: {e}", rtl.display()))?;
+        let dir = cache_root().join(format!("prove-{:016x}", key(&text)));
+        let rtl = std::fs::canonicalize(rtl).map_err(|e| format!("{}: {e}", rtl.display()))?;
+        let json = dir.join("step.json");
+        let base = dir.join("unrolled.il");
+        let start = Instant::now();
+        if !(json.is_file() && base.is_file()) {
+            let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&tmp);
+            std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+            let cut = format!(
+                "read_verilog {rtl}\nhierarchy -check -top crosslane_reduce\nproc\nflatten\nopt_clean -purge\n\
+                 expose -evert-dff t:$dff\nopt_clean -purge\nrename crosslane_reduce {step}\n\
+                 write_verilog -noattr step.v\nwrite_json step.json\n",
+                rtl = rtl.display(),
+                step = unroll::STEP_MODULE
+            );
+            write(&tmp.join("cut.ys"), &cut)?;
+            run_yosys_in(&tmp, "cut.ys", Duration::from_secs(600))?;
+            let regs = unroll::registers(&read(&tmp.join("step.json"))?)?;
+            write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, LATENCY))?;
+            let unrolled = format!(
+                "read_verilog step.v\nread_verilog unrolled.v\nhierarchy -check -top {}\nproc\nflatten\nopt_clean\n\
+                 write_rtlil unrolled.il\n",
+                unroll::UNROLLED_MODULE
+            );
+            write(&tmp.join("unroll.ys"), &unrolled)?;
+            run_yosys_in(&tmp, "unroll.ys", Duration::from_secs(600))?;
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::rename(&tmp, &dir).map_err(|e| format!("cannot move {} into place: {e}", tmp.display()))?;
+        }
+        let regs = unroll::registers(&read(&json)?)?;
+        Ok(Prover { rtl, dir, regs, prepare_secs: start.elapsed().as_secs_f64() })
+    }
+
+    /// Prove `ops` on `jobs` threads, each op given `limit` of solver time.
+    /// `progress` is called after each op.
+    pub fn prove(
+        &self,
+        ops: &[Op],
+        jobs: usize,
+        limit: Duration,
+        progress: &(dyn Fn(&OpProof) + Sync),
+    ) -> Vec<OpProof> {
+        let next = AtomicUsize::new(0);
+        let results = Mutex::new(Vec::new());
+        let batch = 6;
+        std::thread::scope(|s| {
+            for worker in 0..jobs.max(1) {
+                let (next, results) = (&next, &results);
+                s.spawn(move || loop {
+                    let start = next.fetch_add(batch, Ordering::SeqCst);
+                    if start >= ops.len() {
+                        break;
+                    }
+                    let chunk = &ops[start..(start + batch).min(ops.len())];
+                    for p in self.prove_batch(chunk, worker, limit) {
+                        progress(&p);
+                        results.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+                    }
+                });
+            }
+        });
+        let mut out = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        out.sort_by_key(|p| ops.iter().position(|o| *o == p.op));
+        out
+    }
+
+    fn op_dir(&self, op: Op) -> PathBuf {
+        self.dir.join("ops").join(op.name())
+    }
+
+    /// One yosys run builds the AIGs of a batch of ops; ABC proves each.
+    fn prove_batch(&self, ops: &[Op], worker: usize, limit: Duration) -> Vec<OpProof> {
+        let start = Instant::now();
+        let mut script = String::from("read_rtlil unrolled.il\ndesign -save unrolled\n");
+        let mut prepared = Vec::new();
+        for &op in ops {
+            let d = self.op_dir(op);
+            let made = std::fs::create_dir_all(&d)
+                .map_err(|e| format!("cannot create {}: {e}", d.display()))
+                .and_then(|_| write(&d.join("reference.v"), &reference::verilog(op)))
+                .and_then(|_| {
+                    write(&d.join("miter.v"), &unroll::miter(&self.regs, LATENCY, op.code(), reference::MODULE))
+                });
+            if let Err(e) = made {
+                prepared.push(Err(e));
+                continue;
+            }
+            let _ = std::fs::remove_file(d.join("miter.aig"));
+            script.push_str(&format!(
+                "design -load unrolled\nread_verilog {d}/reference.v {d}/miter.v\nhierarchy -check -top crosslane_miter\n\
+                 proc\nflatten\nopt_expr\nopt_clean\nopt_expr\nopt_clean\ntechmap\nopt_expr\nopt_clean\nsetundef -anyseq\naigmap\nwrite_aiger -zinit -map {d}/miter.map {d}/miter.aig\n",
+                d = d.display()
+            ));
+            prepared.push(Ok(()));
+        }
+        let script_path = self.dir.join(format!("batch{worker}.ys"));
+        let built = write(&script_path, &script)
+            .and_then(|_| run_yosys_in(&self.dir, &script_path.to_string_lossy(), limit * 4));
+        let build_secs = start.elapsed().as_secs_f64() / ops.len() as f64;
+        ops.iter()
+            .zip(prepared)
+            .map(|(&op, made)| {
+                let t = Instant::now();
+                let status = match (&built, made) {
+                    (_, Err(e)) => Status::Error(e),
+                    (Err(e), _) => Status::Error(e.clone()),
+                    (Ok(()), Ok(())) => self.solve(op, limit),
+                };
+                OpProof { op, status, secs: build_secs + t.elapsed().as_secs_f64() }
+            })
+            .collect()
+    }
+
+    fn solve(&self, op: Op, limit: Duration) -> Status {
+        let d = self.op_dir(op);
+        let abc = format!("read_aiger {0}/miter.aig; strash; iprove; write_cex -n {0}/miter.cex", d.display());
+        let _ = std::fs::remove_file(d.join("miter.cex"));
+        let out = match run_limited(Command::new("yosys-abc").arg("-q").arg(&abc), limit) {
+            Err(e) => return Status::Error(e),
+            Ok(None) => return Status::Timeout,
+            Ok(Some(o)) => o,
+        };
+        let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+        if text.contains("UNSATISFIABLE") {
+            Status::Proven
+        } else if text.contains("SATISFIABLE") {
+            let cex =
+                read(&d.join("miter.cex")).and_then(|c| read(&d.join("miter.map")).and_then(|m| parse_cex(&c, &m, op)));
+            match cex {
+                Ok(cex) => {
+                    let replay = replay::replay(&self.rtl, &cex, &d);
+                    Status::Counterexample { cex, replay }
+                }
+                Err(e) => Status::Error(format!("ABC found a counterexample that cannot be read: {e}")),
+            }
+        } else {
+            Status::Error(format!("ABC gave no verdict:\n{}", tail(text.as_bytes())))
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn run_yosys_in(dir: &Path, script: &str, limit: Duration) -> Result<(), String> {
+    let mut cmd = Command::new("yosys");
+    cmd.current_dir(dir).arg("-q").arg("-s").arg(script);
+    match run_limited(&mut cmd, limit)? {
+        None => Err(format!("yosys did not finish {script} within {limit:?}")),
+        Some(o) if !o.status.success() => {
+            Err(format!("yosys failed on {script} in {}:\n{}{}", dir.display(), tail(&o.stdout), tail(&o.stderr)))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// A counterexample from ABC's `write_cex -n` (`piN@0=V` lines) and
+/// yosys' AIGER map (`input N BIT WIRE`). Inputs the circuit lost to
+/// constant folding do not matter and read as 0.
+pub fn parse_cex(cex: &str, map: &str, op: Op) -> Result<Cex, String> {
+    let mut names = std::collections::HashMap::new();
+    for line in map.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if let ["input", index, bit, wire] = f[..] {
+            let index: usize = index.parse().map_err(|_| format!("bad map line '{line}'"))?;
+            let bit: usize = bit.parse().map_err(|_| format!("bad map line '{line}'"))?;
+            names.insert(index, (wire.to_string(), bit));
+        }
+    }
+    let mut clocks = vec![Clock::default(); LATENCY + 1];
+    clocks[0].op = op.code();
+    let mut seen = 0;
+    for line in cex.lines().filter(|l| l.starts_with("pi")) {
+        let (lhs, value) = line.split_once('=').ok_or_else(|| format!("bad counterexample line '{line}'"))?;
+        let index: usize = lhs
+            .trim_start_matches("pi")
+            .split('@')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| format!("bad counterexample line '{line}'"))?;
+        let one = value.trim() == "1";
+        // Inputs the map does not name stand for undefined bits (`setundef
+        // -anyseq`): the proof holds for any value of them; nothing drives them.
+        let Some((wire, bit)) = names.get(&index) else { continue };
+        seen += 1;
+        if !one {
+            continue;
+        }
+        // `vec_3` and the like; the start state (`s0_…_q`) has no clock
+        // number and cannot be driven in a simulator.
+        let Some((name, k)) = wire.rsplit_once('_') else { continue };
+        let Ok(k) = k.parse::<usize>() else { continue };
+        if k > LATENCY {
+            continue;
+        }
+        let c = &mut clocks[k];
+        match name {
+            "op" => c.op |= 1 << bit,
+            "vec" => c.vec[bit / 8] |= 1 << (bit % 8),
+            "vbool" => c.vbool |= 1 << bit,
+            "in_valid" => c.in_valid = true,
+            "rst" => c.rst_n = true,
+            _ => {}
+        }
+    }
+    if seen == 0 {
+        return Err("the counterexample names no input".into());
+    }
+    Ok(Cex { clocks })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosslane_golden::{Family, Form};
+
+    #[test]
+    fn counterexamples_are_read_bit_by_bit() {
+        let map = "input 0 0 vec_0\ninput 1 9 vec_0\ninput 2 0 in_valid_0\ninput 3 0 rst_3\ninput 4 2 op_4\ninput 5 1 vbool_0\ninput 6 0 s0_valid_q_0_q\n";
+        let cex =
+            "# FALSIFYING OUTPUTS: po0\npi000@0=1\npi001@0=1\npi002@0=1\npi003@0=1\npi004@0=1\npi005@0=0\npi006@0=1\n";
+        let op = Op::new(Family::Add, Form::H16, false);
+        let c = parse_cex(cex, map, op).unwrap();
+        assert_eq!(c.clocks.len(), LATENCY + 1);
+        assert_eq!(c.clocks[0].op, op.code());
+        assert_eq!(c.clocks[0].vec[0], 1);
+        assert_eq!(c.clocks[0].vec[1], 2);
+        assert!(c.clocks[0].in_valid);
+        assert!(c.clocks[3].rst_n && !c.clocks[2].rst_n);
+        assert_eq!(c.clocks[4].op, 4);
+        assert_eq!(c.clocks[0].vbool, 0);
+        assert!(parse_cex("pi009@0=1", map, op).unwrap_err().contains("names no input"));
+        assert!(parse_cex("", map, op).unwrap_err().contains("names no input"));
+    }
+}

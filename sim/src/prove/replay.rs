@@ -1,0 +1,127 @@
+//! Replay a counterexample: drive the RTL under Icarus with its inputs clock
+//! by clock (the start state is the simulator's own: the RTL's `initial`
+//! values), read the outputs `LATENCY` edges after clock 0, and hold them to
+//! the golden model of clock 0's op and vector. A VCD of the run is kept
+//! beside the proof's files.
+
+use super::Cex;
+use crosslane_golden::{Op, Vec512};
+use crosslane_hdl::LATENCY;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What the RTL did on the counterexample, and what it should have done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    pub out_valid: bool,
+    pub result: u32,
+    pub mask: u64,
+    pub want_valid: bool,
+    pub want_result: u32,
+    pub want_mask: u64,
+    pub vcd: PathBuf,
+}
+
+impl Replayed {
+    /// The simulator shows the bug too: outputs differ from the golden model.
+    pub fn confirms(&self) -> bool {
+        self.out_valid != self.want_valid
+            || (self.want_valid && (self.result != self.want_result || self.mask != self.want_mask))
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "Icarus: out_valid_o={} result_o={:08x} mask_o={:016x}; golden: out_valid_o={} result_o={:08x} mask_o={:016x} ({}); VCD {}",
+            self.out_valid as u8,
+            self.result,
+            self.mask,
+            self.want_valid as u8,
+            self.want_result,
+            self.want_mask,
+            if self.confirms() { "confirmed" } else { "NOT reproduced in simulation" },
+            self.vcd.display()
+        )
+    }
+}
+
+/// The expected outputs: `live` and the golden result of clock 0.
+pub fn expected(cex: &Cex) -> Result<(bool, u32, u64), String> {
+    let c0 = cex.clocks.first().ok_or("empty counterexample")?;
+    let op = Op::from_code(c0.op).ok_or_else(|| format!("op code {:03x} names no op", c0.op))?;
+    let live = c0.in_valid && cex.clocks.iter().take(LATENCY).all(|c| c.rst_n);
+    let out = op.eval(&Vec512(c0.vec), c0.vbool);
+    Ok((live, out.value, out.mask.unwrap_or(0)))
+}
+
+/// The replay testbench.
+pub fn testbench(cex: &Cex, vcd: &Path) -> String {
+    let mut v = String::new();
+    v.push_str("`timescale 1ns/1ps\nmodule crosslane_replay;\n");
+    v.push_str(
+        "  reg clk_i = 1'b0, rst_ni, in_valid_i;\n  reg [8:0] op_i;\n  reg [511:0] vec_i;\n  reg [63:0] vbool_i;\n",
+    );
+    v.push_str("  wire out_valid_o;\n  wire [31:0] result_o;\n  wire [63:0] mask_o;\n");
+    v.push_str(
+        "  crosslane_reduce dut(.clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),\n",
+    );
+    v.push_str("    .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o));\n");
+    let _ = writeln!(v, "  initial begin\n    $dumpfile(\"{}\");\n    $dumpvars(0, crosslane_replay);", vcd.display());
+    for (k, c) in cex.clocks.iter().enumerate() {
+        let _ = writeln!(
+            v,
+            "    // clock {k}\n    op_i = 9'h{:03x}; vec_i = 512'h{}; vbool_i = 64'h{:016x}; in_valid_i = {}; rst_ni = {};",
+            c.op,
+            Vec512(c.vec).to_hex(),
+            c.vbool,
+            c.in_valid as u8,
+            c.rst_n as u8
+        );
+        if k < cex.clocks.len() - 1 {
+            v.push_str("    #5 clk_i = 1'b1;\n    #5 clk_i = 1'b0;\n");
+        }
+    }
+    v.push_str(
+        "    #1 $display(\"replay %b %h %h\", out_valid_o, result_o, mask_o);\n    $finish;\n  end\nendmodule\n",
+    );
+    v
+}
+
+/// Run the counterexample through `rtl` under Icarus, in `dir`.
+pub fn replay(rtl: &Path, cex: &Cex, dir: &Path) -> Result<Replayed, String> {
+    let (want_valid, want_result, want_mask) = expected(cex)?;
+    let tb = dir.join("replay.v");
+    let vcd = dir.join("counterexample.vcd");
+    std::fs::write(&tb, testbench(cex, &vcd)).map_err(|e| format!("cannot write {}: {e}", tb.display()))?;
+    let vvp = dir.join("replay.vvp");
+    let out = Command::new("iverilog")
+        .args(["-g2012", "-s", "crosslane_replay", "-o"])
+        .arg(&vvp)
+        .arg(rtl)
+        .arg(&tb)
+        .output()
+        .map_err(|e| format!("cannot run iverilog: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("iverilog failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let out = Command::new("vvp").arg("-n").arg(&vvp).output().map_err(|e| format!("cannot run vvp: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("replay "))
+        .ok_or_else(|| format!("the replay printed no outputs:\n{text}"))?;
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let parse = |s: &str, radix| u64::from_str_radix(s, radix).map_err(|_| format!("the replay printed '{line}'"));
+    match f[..] {
+        [valid, result, mask] => Ok(Replayed {
+            out_valid: parse(valid, 2)? == 1,
+            result: parse(result, 16)? as u32,
+            mask: parse(mask, 16)?,
+            want_valid,
+            want_result,
+            want_mask,
+            vcd,
+        }),
+        _ => Err(format!("the replay printed '{line}'")),
+    }
+}
