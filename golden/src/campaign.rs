@@ -239,16 +239,111 @@ fn random_vbool(rng: &mut SplitMix64, form: Form) -> u64 {
 
 /// `n` random corner-heavy cases of one op from `seed`.
 pub fn random_cases(op: Op, seed: u64, n: usize) -> Vec<Case> {
-    let mut rng = SplitMix64(seed ^ (op.code() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
-    (0..n)
-        .map(|i| {
-            let shape = SHAPES[i % SHAPES.len()];
-            let vec = if op.family.is_vbool_fold() { Vec512::ZERO } else { random_vector(&mut rng, op.form, shape) };
-            let vbool =
-                if op.predicated || op.family.is_vbool_fold() { random_vbool(&mut rng, op.form) } else { u64::MAX };
-            Case::new(op, vec, vbool)
-        })
-        .collect()
+    let mut rng = op_rng(op, seed);
+    (0..n).map(|i| random_case(op, &mut rng, i)).collect()
+}
+
+fn op_rng(op: Op, seed: u64) -> SplitMix64 {
+    SplitMix64(seed ^ (op.code() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d))
+}
+
+/// The `i`-th random case of `op`, drawn from `rng`.
+fn random_case(op: Op, rng: &mut SplitMix64, i: usize) -> Case {
+    let shape = SHAPES[i % SHAPES.len()];
+    let vec = if op.family.is_vbool_fold() { Vec512::ZERO } else { random_vector(rng, op.form, shape) };
+    let vbool = if op.predicated || op.family.is_vbool_fold() { random_vbool(rng, op.form) } else { u64::MAX };
+    Case::new(op, vec, vbool)
+}
+
+/// The campaign as a stream, ops mixed from one vector to the next: the
+/// observed vectors, then `per_op` rounds, each presenting the next random
+/// case of every op (the same cases as [`random_cases`]) in an order shuffled
+/// per round. With `junk`, the inputs an op ignores carry random bits (the
+/// vbool of a base op, the vector of a vbool fold), which must change no
+/// result. Memory is independent of the campaign's length.
+pub struct Mixed {
+    ops: Vec<Op>,
+    rngs: Vec<SplitMix64>,
+    order: Vec<usize>,
+    observed: std::vec::IntoIter<Case>,
+    shuffle: SplitMix64,
+    junk: SplitMix64,
+    with_junk: bool,
+    round: usize,
+    pos: usize,
+    per_op: usize,
+}
+
+impl Mixed {
+    pub fn new(seed: u64, per_op: usize, with_junk: bool) -> Mixed {
+        let ops = Op::all();
+        let rngs = ops.iter().map(|&op| op_rng(op, seed)).collect();
+        let order = (0..ops.len()).collect();
+        let observed: Vec<Case> = observed().into_iter().map(|o| o.case).collect();
+        let mut m = Mixed {
+            ops,
+            rngs,
+            order,
+            observed: observed.into_iter(),
+            shuffle: SplitMix64(seed ^ 0x6d69_7865_6400_0001),
+            junk: SplitMix64(seed ^ 0x6a75_6e6b_0000_0002),
+            with_junk,
+            round: 0,
+            pos: 0,
+            per_op,
+        };
+        m.reshuffle();
+        m
+    }
+
+    /// Cases in all: observed + per_op × 94.
+    pub fn len(&self) -> usize {
+        observed().len() + self.per_op * self.ops.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn reshuffle(&mut self) {
+        for i in (1..self.order.len()).rev() {
+            let j = self.shuffle.below(i as u64 + 1) as usize;
+            self.order.swap(i, j);
+        }
+    }
+
+    fn add_junk(&mut self, mut c: Case) -> Case {
+        if self.with_junk {
+            if c.op.family.is_vbool_fold() {
+                c.vec = Vec512::from_words(std::array::from_fn(|_| self.junk.next_u64()));
+            } else if !c.op.predicated {
+                c.vbool = self.junk.next_u64();
+            }
+        }
+        c
+    }
+}
+
+impl Iterator for Mixed {
+    type Item = Case;
+
+    fn next(&mut self) -> Option<Case> {
+        if let Some(c) = self.observed.next() {
+            return Some(self.add_junk(c));
+        }
+        if self.round >= self.per_op {
+            return None;
+        }
+        let k = self.order[self.pos];
+        let c = random_case(self.ops[k], &mut self.rngs[k], self.round);
+        self.pos += 1;
+        if self.pos == self.order.len() {
+            self.pos = 0;
+            self.round += 1;
+            self.reshuffle();
+        }
+        Some(self.add_junk(c))
+    }
 }
 
 /// The campaign every engine runs: the observed vectors, then `per_op`
@@ -272,6 +367,38 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(a.len(), observed().len() + 94 * 3);
         assert_ne!(campaign(8, 3), a);
+    }
+
+    #[test]
+    fn the_mixed_stream_is_the_campaign_reordered_with_ops_changing() {
+        let mut a = campaign(5, 4);
+        let mixed: Vec<Case> = Mixed::new(5, 4, false).collect();
+        assert_eq!(mixed.len(), Mixed::new(5, 4, false).len());
+        let changes = mixed.windows(2).filter(|w| w[0].op != w[1].op).count();
+        assert!(changes > mixed.len() * 9 / 10, "ops change between {changes} of {} pairs", mixed.len());
+        let mut b = mixed.clone();
+        a.sort_by_key(|c| (c.op, c.vec.0, c.vbool));
+        b.sort_by_key(|c| (c.op, c.vec.0, c.vbool));
+        assert_eq!(a, b);
+        assert_eq!(Mixed::new(5, 4, false).collect::<Vec<_>>(), mixed);
+    }
+
+    #[test]
+    fn junk_lands_only_on_ignored_inputs_and_changes_no_result() {
+        let plain: Vec<Case> = Mixed::new(9, 3, false).collect();
+        let junk: Vec<Case> = Mixed::new(9, 3, true).collect();
+        let mut vbools = 0;
+        let mut vecs = 0;
+        for (p, j) in plain.iter().zip(&junk) {
+            assert_eq!(p.op, j.op);
+            assert_eq!(p.eval(), j.eval(), "{}", p.op.name());
+            if p.op.predicated {
+                assert_eq!((p.vec, p.vbool), (j.vec, j.vbool));
+            }
+            vbools += (p.vbool != j.vbool) as usize;
+            vecs += (p.vec != j.vec) as usize;
+        }
+        assert!(vbools > 100 && vecs > 10, "junk vbools {vbools}, vecs {vecs}");
     }
 
     #[test]

@@ -131,23 +131,33 @@ impl HdlSim {
 pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
     let beats: Vec<(Beat, bool)> = cases.iter().map(|c| (Some(*c), false)).collect();
     let obs = sim.run_beats(&beats)?;
+    // out_valid_o is checked on every clock: high exactly LATENCY clocks
+    // after each input, low on every other clock.
+    for (t, o) in obs.iter().enumerate() {
+        let want = t + 1 >= LATENCY && t + 1 - LATENCY < cases.len();
+        if o.valid != want {
+            return Err(EngineError(format!(
+                "hdl: out_valid_o is {} at clock {t} of a run of {} cases; want {} (latency {LATENCY})",
+                o.valid as u8,
+                cases.len(),
+                want as u8
+            )));
+        }
+    }
     let mut out = Vec::with_capacity(cases.len());
     for (i, c) in cases.iter().enumerate() {
-        let o = obs[i + LATENCY - 1];
-        if !o.valid {
-            return Err(EngineError(format!("hdl: out_valid_o low {LATENCY} clocks after case {i}")));
-        }
-        out.push(to_outcome(c, o));
+        out.push(to_outcome(c, obs[i + LATENCY - 1]));
     }
     Ok(out)
 }
 
-/// The unit's outputs as the golden model's outcome (the result truncated to
-/// its width, the mask only for rb* ops).
+/// The unit's outputs as the golden model's outcome, every port bit kept:
+/// all 32 bits of `result_o` (the contract puts 0 above the result's
+/// width), and `mask_o` for rb* ops or whenever it is not 0 (the contract
+/// puts 0 there for every other op), so a stray bit is a mismatch.
 pub fn to_outcome(c: &Case, o: Observed) -> Outcome {
-    let bits = c.op.result_bits();
-    let value = if bits == 32 { o.result } else { o.result & ((1 << bits) - 1) };
-    Outcome { value, mask: c.op.family.has_mask().then_some(o.mask) }
+    let mask = (c.op.family.has_mask() || o.mask != 0).then_some(o.mask);
+    Outcome { value: o.result, mask }
 }
 
 /// Re-run one case with tracing on and keep the VCD; returns its path.
@@ -178,5 +188,25 @@ impl Engine for Hdl {
 
     fn run(&mut self, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
         run_cases(&mut self.sim, cases)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosslane_golden::Op;
+
+    #[test]
+    fn every_port_bit_counts() {
+        let c = Case::new(Op::from_name("radd_2nx8").unwrap(), Vec512::ZERO, u64::MAX);
+        let clean = Observed { valid: true, result: 0, mask: 0 };
+        assert_eq!(to_outcome(&c, clean), c.eval());
+        // A bit above the 16-bit result, or a mask bit on a non-rb op, is a mismatch.
+        assert_ne!(to_outcome(&c, Observed { result: 1 << 20, ..clean }), c.eval());
+        assert_ne!(to_outcome(&c, Observed { mask: 1 << 63, ..clean }), c.eval());
+        let rb = Case::new(Op::from_name("rbmax_n_2x32").unwrap(), Vec512::ZERO, u64::MAX);
+        // rbmax_n_2x32 has 16 lanes: mask bits above them must be 0.
+        assert_eq!(to_outcome(&rb, Observed { mask: 0xffff, ..clean }), rb.eval());
+        assert_ne!(to_outcome(&rb, Observed { mask: 0x1_ffff, ..clean }), rb.eval());
     }
 }

@@ -141,18 +141,16 @@ fn testbench(which: &str, vectors: &std::path::Path, workdir: &std::path::Path) 
         "both" => vec![Simulator::Verilator, Simulator::Icarus],
         other => return Err(format!("crosslane testbench: --sim {other}: expected verilator, icarus or both")),
     };
-    let text = std::fs::read_to_string(vectors)
+    let vectors = std::fs::canonicalize(vectors)
         .map_err(|e| format!("crosslane testbench: cannot read {}: {e}", vectors.display()))?;
-    let count = crosslane_sim::generate::vector_records(&text).len();
-    let vectors = std::fs::canonicalize(vectors).map_err(|e| format!("crosslane testbench: {e}"))?;
     let mut all_ok = true;
     for sim in sims {
         let dir = workdir.join(sim.name());
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("crosslane testbench: cannot create {}: {e}", dir.display()))?;
         let build = simulators::build(sim).map_err(|e| format!("crosslane testbench: {e}"))?;
-        let run = simulators::run_tb_keeping_vcd(&build, &vectors, count, &dir)
-            .map_err(|e| format!("crosslane testbench: {e}"))?;
+        let run =
+            simulators::run_tb_keeping_vcd(&build, &vectors, &dir).map_err(|e| format!("crosslane testbench: {e}"))?;
         print!("{}", run.stdout);
         println!("{}: {} passed, {} failed in {:.2} s", sim.name(), run.passed, run.failed, run.secs);
         if let Some(vcd) = &run.vcd {
@@ -398,38 +396,37 @@ struct Sizes {
 }
 
 fn run_verify(seed: u64, sizes: Sizes, vcd_dir: &std::path::Path) -> Result<bool, String> {
-    let cases = verify::cases(seed, sizes.golden);
+    use verify::Mixed;
     let mut report = verify::Report::default();
+    let cases = Mixed::new(seed, sizes.golden, true);
     let bar = progress_bar(cases.len() as u64);
     bar.set_message("golden");
-    verify::verify_golden(&cases, &mut report, &|n| bar.inc(n));
+    verify::verify_golden(cases, &mut report, &|n| bar.inc(n));
     bar.finish_and_clear();
     for kind in EngineKind::ALL.into_iter().filter(|k| *k != EngineKind::Golden) {
-        match engine::open(kind) {
-            Ok(mut e) => {
-                let cases = match kind {
-                    EngineKind::Hdl => verify::cases(seed, sizes.hdl),
-                    EngineKind::Verilator => verify::cases(seed, sizes.verilator),
-                    EngineKind::Icarus => verify::cases(seed, sizes.icarus),
-                    EngineKind::Golden => cases.clone(),
-                };
-                let bar = progress_bar(cases.len() as u64);
-                bar.set_message(kind.name());
-                verify::verify_engine(e.as_mut(), &cases, &mut report, &|n| bar.inc(n))
-                    .map_err(|e| format!("crosslane verify: {e}"))?;
-                bar.finish_and_clear();
-                if kind == EngineKind::Hdl {
-                    if let Some(m) = report.mismatches.iter().find(|m| m.engine == kind) {
-                        match crosslane_sim::hdl_sim::trace_case(&m.case, vcd_dir) {
-                            Ok(path) => {
-                                println!("hdl: VCD of the first failing case: {}", path.display())
-                            }
-                            Err(e) => println!("hdl: could not write a VCD: {e}"),
-                        }
-                    }
-                }
+        // An engine that cannot run fails the run: verify never passes by skipping.
+        let mut e = engine::open(kind).map_err(|e| format!("crosslane verify: {e}"))?;
+        let per_op = match kind {
+            EngineKind::Hdl => sizes.hdl,
+            EngineKind::Verilator => sizes.verilator,
+            EngineKind::Icarus => sizes.icarus,
+            EngineKind::Golden => sizes.golden,
+        };
+        let cases = Mixed::new(seed, per_op, true);
+        let bar = progress_bar(cases.len() as u64);
+        bar.set_message(kind.name());
+        verify::verify_engine(e.as_mut(), cases, &mut report, &|n| bar.inc(n))
+            .map_err(|e| format!("crosslane verify: {e}"))?;
+        bar.finish_and_clear();
+        if let Some(m) = report.mismatches.iter().find(|m| m.engine == kind) {
+            let traced = match kind {
+                EngineKind::Hdl => crosslane_sim::hdl_sim::trace_case(&m.case, vcd_dir),
+                _ => crosslane_sim::simulators::trace_case(&m.case, vcd_dir),
+            };
+            match traced {
+                Ok(path) => println!("{}: VCD of the first failing case: {}", kind.name(), path.display()),
+                Err(e) => println!("{}: could not write a VCD: {e}", kind.name()),
             }
-            Err(e) => println!("{:<10} skipped: {e}", kind.name()),
         }
     }
     print!("{}", report.render());

@@ -91,9 +91,35 @@ pub struct Build {
     pub cached: bool,
 }
 
+/// The checked-in `generated/` the simulators run: `$CROSSLANE_GENERATED_DIR`,
+/// else the workspace's `generated/`.
+pub fn generated_dir() -> PathBuf {
+    std::env::var_os("CROSSLANE_GENERATED_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../generated"))
+}
+
+/// The RTL and testbench sources, which must be the files checked in under
+/// [`generated_dir`] byte for byte: a simulator never runs a design other
+/// than the one in `generated/`, and a stale or edited file is an error.
 fn sources() -> Result<Vec<GeneratedFile>, EngineError> {
     let mut files = generate::rtl_files();
     files.extend(generate::tb_sources().map_err(|e| EngineError(format!("cannot render the testbench: {e}")))?);
+    let root = generated_dir();
+    for f in &files {
+        let path = root.join(&f.path);
+        match std::fs::read_to_string(&path) {
+            Ok(text) if text == f.contents => {}
+            Ok(_) => {
+                return Err(EngineError(format!(
+                    "{} differs from the generator; rerun `{}`",
+                    path.display(),
+                    generate::COMMAND
+                )))
+            }
+            Err(e) => return Err(EngineError(format!("cannot read {}: {e}", path.display()))),
+        }
+    }
     Ok(files)
 }
 
@@ -225,11 +251,11 @@ fn run_command(build: &Build) -> Command {
     }
 }
 
-/// Run the self-checking testbench on a vector file of `count` records.
+/// Run the self-checking testbench on a vector file (it reads every record).
 /// With `vcd`, Icarus also dumps `crosslane_reduce_tb.vcd` into `workdir`.
-pub fn run_tb(build: &Build, vectors: &Path, count: usize, vcd: bool, workdir: &Path) -> Result<TbRun, EngineError> {
+pub fn run_tb(build: &Build, vectors: &Path, vcd: bool, workdir: &Path) -> Result<TbRun, EngineError> {
     let mut c = run_command(build);
-    c.arg(format!("+vectors={}", vectors.display())).arg(format!("+count={count}")).current_dir(workdir);
+    c.arg(format!("+vectors={}", vectors.display())).current_dir(workdir);
     if vcd {
         c.arg("+vcd");
     }
@@ -254,8 +280,8 @@ pub fn failing_vectors(stdout: &str) -> Vec<usize> {
 
 /// Run the testbench; when it fails, re-run the vectors it reported (at
 /// most 20) under Icarus with a VCD dump into `workdir` and keep its path.
-pub fn run_tb_keeping_vcd(build: &Build, vectors: &Path, count: usize, workdir: &Path) -> Result<TbRun, EngineError> {
-    let mut run = run_tb(build, vectors, count, false, workdir)?;
+pub fn run_tb_keeping_vcd(build: &Build, vectors: &Path, workdir: &Path) -> Result<TbRun, EngineError> {
+    let mut run = run_tb(build, vectors, false, workdir)?;
     if run.ok() {
         return Ok(run);
     }
@@ -275,7 +301,7 @@ fn dump_vcd(records: &[&str], dir: &Path, name: &str) -> Result<PathBuf, EngineE
     std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
     let vectors = dir.join(format!("{name}.hex"));
     generate::write_atomic(&vectors, (records.join("\n") + "\n").as_bytes()).map_err(EngineError)?;
-    run_tb(&icarus, &vectors, records.len(), true, dir)?;
+    run_tb(&icarus, &vectors, true, dir)?;
     let vcd = dir.join(format!("{name}.vcd"));
     std::fs::rename(dir.join("crosslane_reduce_tb.vcd"), &vcd)
         .map_err(|e| EngineError(format!("icarus wrote no VCD: {e}")))?;
@@ -377,7 +403,6 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
             .map_err(EngineError)?;
         let out = run_command(build)
             .arg(format!("+vectors={}", vectors.0.display()))
-            .arg(format!("+count={}", chunk.len()))
             .arg("+mode=dump")
             .arg(format!("+out={}", results.0.display()))
             .output()
@@ -392,10 +417,24 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
                 tail(&String::from_utf8_lossy(&out.stdout), 5)
             )));
         }
-        for (c, line) in chunk.iter().zip(lines) {
-            let (r, m) = line
-                .split_once(' ')
-                .ok_or_else(|| EngineError(format!("icarus result line '{line}' is not 'result mask'")))?;
+        if !out.status.success() {
+            return Err(EngineError(format!(
+                "the icarus testbench failed ({}): {}",
+                out.status,
+                tail(&String::from_utf8_lossy(&out.stdout), 5)
+            )));
+        }
+        for (i, (c, line)) in chunk.iter().zip(lines).enumerate() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let [valid, r, m] = f[..] else {
+                return Err(EngineError(format!("icarus result line '{line}' is not 'valid result mask'")));
+            };
+            if valid != "1" {
+                return Err(EngineError(format!(
+                    "icarus: out_valid_o is {valid} {} clocks after case {i}",
+                    crosslane_hdl::LATENCY
+                )));
+            }
             let result =
                 u32::from_str_radix(r, 16).map_err(|_| EngineError(format!("icarus result '{r}' is not hex")))?;
             let mask = u64::from_str_radix(m, 16).map_err(|_| EngineError(format!("icarus mask '{m}' is not hex")))?;

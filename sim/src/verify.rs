@@ -3,8 +3,8 @@
 //! op family.
 
 use crate::engine::{Engine, EngineError, EngineKind};
-pub use crosslane_golden::campaign::campaign as cases;
 use crosslane_golden::campaign::observed;
+pub use crosslane_golden::campaign::{campaign as cases, Mixed};
 use crosslane_golden::naive::naive;
 use crosslane_golden::{Case, Family, Outcome};
 use std::collections::BTreeMap;
@@ -95,43 +95,57 @@ impl Report {
 }
 
 /// Group `cases` by family, in table order.
-fn by_family(cases: &[Case]) -> BTreeMap<Family, Vec<Case>> {
-    let mut groups: BTreeMap<Family, Vec<Case>> = BTreeMap::new();
-    for c in cases {
-        groups.entry(c.op.family).or_default().push(*c);
+/// Cases an engine runs at a time: memory stays bounded however long the
+/// campaign.
+pub const CHUNK: usize = 1 << 16;
+
+/// Per-family tallies, kept in family order.
+#[derive(Default)]
+struct Tally(BTreeMap<Family, (usize, usize, Duration)>);
+
+impl Tally {
+    fn add(&mut self, family: Family, bad: bool, time: Duration) {
+        let e = self.0.entry(family).or_default();
+        e.0 += 1;
+        e.1 += bad as usize;
+        e.2 += time;
     }
-    groups
+
+    fn into_rows(self, engine: EngineKind, report: &mut Report) {
+        for (family, (cases, mismatches, time)) in self.0 {
+            report.rows.push(Row { engine, family, cases, mismatches, time });
+        }
+    }
 }
 
-/// The golden model checked against the spec's observed results and the
-/// naive second model.
-pub fn verify_golden(cases: &[Case], report: &mut Report, progress: &dyn Fn(u64)) {
-    let observed = observed();
-    for (family, group) in by_family(cases) {
+/// The golden model against the naive second model on `cases` (streamed),
+/// and against the spec's observed vectors.
+pub fn verify_golden(cases: impl Iterator<Item = Case>, report: &mut Report, progress: &dyn Fn(u64)) {
+    let mut tally = Tally::default();
+    let mut n = 0;
+    for c in cases {
         let start = Instant::now();
-        let mut bad = 0;
-        for c in &group {
-            let got = c.eval();
-            let (value, mask) = naive(c.op, &c.vec, c.vbool);
-            let want = Outcome { value, mask };
-            if got != want {
-                bad += 1;
-                push_mismatch(report, EngineKind::Golden, *c, want, got);
-            }
+        let got = c.eval();
+        let (value, mask) = naive(c.op, &c.vec, c.vbool);
+        let want = Outcome { value, mask };
+        if got != want {
+            push_mismatch(report, EngineKind::Golden, c, want, got);
         }
-        let mut n = group.len();
-        for o in observed.iter().filter(|o| o.case.op.family == family) {
-            n += 1;
-            let got = o.case.eval();
-            let want = Outcome { value: o.value, mask: o.mask };
-            if got != want {
-                bad += 1;
-                push_mismatch(report, EngineKind::Golden, o.case, want, got);
-            }
+        tally.add(c.op.family, got != want, start.elapsed());
+        n += 1;
+        if n % 4096 == 0 {
+            progress(4096);
         }
-        progress(group.len() as u64);
-        report.rows.push(Row { engine: EngineKind::Golden, family, cases: n, mismatches: bad, time: start.elapsed() });
     }
+    for o in observed() {
+        let got = o.case.eval();
+        let want = Outcome { value: o.value, mask: o.mask };
+        if got != want {
+            push_mismatch(report, EngineKind::Golden, o.case, want, got);
+        }
+        tally.add(o.case.op.family, got != want, Duration::ZERO);
+    }
+    tally.into_rows(EngineKind::Golden, report);
 }
 
 fn push_mismatch(report: &mut Report, engine: EngineKind, case: Case, want: Outcome, got: Outcome) {
@@ -140,36 +154,47 @@ fn push_mismatch(report: &mut Report, engine: EngineKind, case: Case, want: Outc
     }
 }
 
-/// Any engine checked against the golden model, family by family.
+/// An engine against the golden model on `cases`, streamed in chunks of
+/// [`CHUNK`] cases, each chunk one run of the engine (ops mixed from one
+/// clock to the next as the stream gives them).
 pub fn verify_engine(
     engine: &mut dyn Engine,
-    cases: &[Case],
+    cases: impl Iterator<Item = Case>,
     report: &mut Report,
     progress: &dyn Fn(u64),
 ) -> Result<(), EngineError> {
     let kind = engine.kind();
-    for (family, group) in by_family(cases) {
+    let mut tally = Tally::default();
+    let mut cases = cases.peekable();
+    let mut chunk = Vec::with_capacity(CHUNK);
+    let mut checked = 0usize;
+    while cases.peek().is_some() {
+        chunk.clear();
+        chunk.extend(cases.by_ref().take(CHUNK));
         let start = Instant::now();
-        let got = engine.run(&group)?;
-        let time = start.elapsed();
-        if got.len() != group.len() {
+        let got = engine.run(&chunk)?;
+        let each = start.elapsed() / chunk.len() as u32;
+        if got.len() != chunk.len() {
             return Err(EngineError(format!(
                 "engine '{}' returned {} results for {} cases",
                 kind.name(),
                 got.len(),
-                group.len()
+                chunk.len()
             )));
         }
-        let mut bad = 0;
-        for (c, g) in group.iter().zip(got) {
+        for (c, g) in chunk.iter().zip(got) {
             let want = c.eval();
             if g != want {
-                bad += 1;
                 push_mismatch(report, kind, *c, want, g);
             }
+            tally.add(c.op.family, g != want, each);
         }
-        progress(group.len() as u64);
-        report.rows.push(Row { engine: kind, family, cases: group.len(), mismatches: bad, time });
+        checked += chunk.len();
+        progress(chunk.len() as u64);
     }
+    if checked == 0 {
+        return Err(EngineError(format!("engine '{}' was given no case to check", kind.name())));
+    }
+    tally.into_rows(kind, report);
     Ok(())
 }

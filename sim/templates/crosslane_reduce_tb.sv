@@ -8,13 +8,15 @@
 //   [{{ record_bits - 1 }}:{{ record_bits - 16 }}] op (low 9 bits: op_i)   [{{ record_bits - 17 }}:{{ record_bits - 80 }}] vbool
 //   [607:96] vec   [95:64] expected result_o   [63:0] expected mask_o
 //
-// Plusargs: +vectors=FILE +count=N (records to read, at most MAX_VECTORS)
+// Plusargs: +vectors=FILE (every record in it is run; at most MAX_VECTORS;
+//   a missing, malformed or empty file, or too many records, fails the run)
 //   +mode=check  phase 1 drives a vector every clock, phase 2 drives the
 //                same vectors with pseudo-random valid gaps; every result and
 //                mask is checked exactly LATENCY clocks after its input and
 //                out_valid_o is checked every clock. Prints at most
 //                MAX_SHOWN errors, then "N passed, M failed" as its last line.
-//   +mode=dump +out=FILE  phase 1 only; writes "result mask" per vector.
+//   +mode=dump +out=FILE  phase 1 only; writes "valid result mask" per
+//                vector (out_valid_o high at any other clock is an error).
 //   +mode=ext    the DUT's inputs come from the ext_* ports (a C++ driver).
 // `done` rises when the run is over; `failed` is high unless at least one
 // vector was checked and none failed.
@@ -35,11 +37,15 @@ module crosslane_reduce_tb (
     localparam integer MAX_SHOWN = {{ max_shown }};
     localparam integer RESET_CLOCKS = 2;
 
+    localparam integer RECORD_DIGITS = {{ record_bits / 4 }};
+    localparam integer PATH_CHARS = 1000;
+
     reg [{{ record_bits - 1 }}:0] mem [0:MAX_VECTORS-1];
     integer count;
     integer mode;  // 0 check, 1 dump, 2 ext
     integer out_fd;
-    reg [8*256-1:0] path;
+    reg [8*PATH_CHARS-1:0] path;
+    reg [8*512-1:0] line;
 
     reg         rst_ni;
     reg         in_valid;
@@ -80,17 +86,7 @@ module crosslane_reduce_tb (
         out_fd = 0;
         if ($test$plusargs("mode=dump")) mode = 1;
         if ($test$plusargs("mode=ext")) mode = 2;
-        if (mode != 2) begin
-            if (!$value$plusargs("vectors=%s", path)) begin
-                $display("crosslane_reduce_tb: missing +vectors=FILE");
-                $display("0 passed, 1 failed");
-                done = 1'b1;
-            end else begin
-                if (!$value$plusargs("count=%d", count)) count = 0;
-                if (count > MAX_VECTORS) count = MAX_VECTORS;
-                if (count > 0) $readmemh(path, mem, 0, count - 1);
-            end
-        end
+        if (mode != 2) load_vectors();
         if (mode == 1) begin
             if ($value$plusargs("out=%s", path)) out_fd = $fopen(path, "w");
             if (out_fd == 0) begin
@@ -132,6 +128,82 @@ module crosslane_reduce_tb (
         end
     end
 
+    // Stop before any vector runs: the message, then a failing summary.
+    task refuse(input [8*120-1:0] why);
+        begin
+            $display("crosslane_reduce_tb: %0s", why);
+            $display("0 passed, 1 failed");
+            done = 1'b1;
+        end
+    endtask
+
+    // Read +vectors=FILE: every line is a record of exactly RECORD_DIGITS
+    // hex digits, a `//` comment, or empty. The record count is the file's;
+    // a missing, unreadable, empty or malformed file, more than MAX_VECTORS
+    // records, or a path of PATH_CHARS characters or more is refused.
+    task load_vectors;
+        integer fd, n, k, first, last, lineno;
+        reg [7:0] ch;
+        reg [3:0] nib;
+        reg ok;
+        begin
+            path = 0;
+            if (!$value$plusargs("vectors=%s", path)) begin
+                refuse("missing +vectors=FILE");
+            end else if (path[8*PATH_CHARS-1 -: 8] != 8'h00) begin
+                refuse("the +vectors path is too long (1000 characters or more)");
+            end else begin
+                fd = $fopen(path, "r");
+                if (fd == 0) begin
+                    $display("crosslane_reduce_tb: cannot open the vectors file %0s", path);
+                    refuse("no vectors");
+                end else begin
+                    lineno = 0;
+                    while (!done && !$feof(fd)) begin
+                        line = 0;
+                        n = $fgets(line, fd);
+                        lineno = lineno + 1;
+                        // The line sits in the low n bytes, its last character lowest.
+                        last = 0;
+                        while (n > last && (line[8*last +: 8] == 8'h0a || line[8*last +: 8] == 8'h0d)) last = last + 1;
+                        first = n - 1;
+                        if (n <= last) begin
+                            // empty line
+                        end else if (line[8*first +: 8] == "/" && n - last >= 2 && line[8*(first-1) +: 8] == "/") begin
+                            // comment
+                        end else if (n - last != RECORD_DIGITS) begin
+                            $display("crosslane_reduce_tb: vectors line %0d has %0d characters, want %0d hex digits", lineno, n - last, RECORD_DIGITS);
+                            refuse("malformed vectors file");
+                        end else if (count >= MAX_VECTORS) begin
+                            $display("crosslane_reduce_tb: more than %0d records in the vectors file", MAX_VECTORS);
+                            refuse("too many records: split the file");
+                        end else begin
+                            ok = 1'b1;
+                            for (k = 0; k < RECORD_DIGITS; k = k + 1) begin
+                                ch = line[8*(last + k) +: 8];
+                                if (ch >= "0" && ch <= "9") nib = ch - "0";
+                                else if (ch >= "a" && ch <= "f") nib = ch - "a" + 10;
+                                else if (ch >= "A" && ch <= "F") nib = ch - "A" + 10;
+                                else begin
+                                    nib = 0;
+                                    ok = 1'b0;
+                                end
+                                mem[count][4*k +: 4] = nib;
+                            end
+                            if (!ok) begin
+                                $display("crosslane_reduce_tb: vectors line %0d is not hex", lineno);
+                                refuse("malformed vectors file");
+                            end
+                            count = count + 1;
+                        end
+                    end
+                    $fclose(fd);
+                    if (!done && count == 0) refuse("the vectors file holds no record");
+                end
+            end
+        end
+    endtask
+
     task check_outputs;
         integer slot;
         reg [{{ record_bits - 1 }}:0] r;
@@ -140,7 +212,7 @@ module crosslane_reduce_tb (
             if (cycle >= LATENCY - 1 && hist_v[slot]) begin
                 r = mem[hist_i[slot]];
                 if (mode == 1) begin
-                    $fwrite(out_fd, "%h %h\n", dut_result, dut_mask);
+                    $fwrite(out_fd, "%b %h %h\n", dut_valid, dut_result, dut_mask);
                     passed = passed + 1;
                 end else if (dut_valid !== 1'b1 || dut_result !== r[95:64] || dut_mask !== r[63:0]) begin
                     errors = errors + 1;

@@ -40,11 +40,10 @@ static int run_ext(Vcrosslane_reduce_tb* top) {
     std::vector<unsigned char> out(cases * {{ result_bytes }});
     size_t got = 0;
     auto start = std::chrono::steady_clock::now();
-    for (size_t cycle = 0; got < cases; ++cycle) {
-        if (cycle > cases + 4 * LATENCY) {
-            fprintf(stderr, "harness: %zu of %zu results after %zu clocks\n", got, cases, cycle);
-            return 3;
-        }
+    // Case c is presented at clock c; its result must be on the outputs with
+    // out_valid_o high after clock c + LATENCY - 1, and out_valid_o must be
+    // low after every other clock.
+    for (size_t cycle = 0; cycle < cases + LATENCY; ++cycle) {
         if (cycle < cases) {
             const unsigned char* c = &in[cycle * {{ case_bytes }}];
             uint16_t op;
@@ -64,7 +63,13 @@ static int run_ext(Vcrosslane_reduce_tb* top) {
         }
         // Inputs change with the rising edge's eval: the unit samples them there.
         tick(top);
-        if (top->dut_valid) {
+        const bool want = cycle + 1 >= (size_t)LATENCY && cycle + 1 - LATENCY < cases;
+        if ((bool)top->dut_valid != want) {
+            fprintf(stderr, "harness: out_valid_o is %d after clock %zu of %zu cases; want %d (latency %d)\n",
+                    (int)top->dut_valid, cycle, cases, (int)want, LATENCY);
+            return 3;
+        }
+        if (want) {
             uint32_t result = top->dut_result;
             uint64_t mask = top->dut_mask;
             memcpy(&out[got * {{ result_bytes }}], &result, 4);

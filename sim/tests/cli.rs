@@ -104,3 +104,13 @@ fn verify_passes_and_prints_the_table() {
     let checked: usize = last["verify: ".len()..].split(' ').next().unwrap().parse().unwrap();
     assert!(checked >= 94 * 50, "{last}");
 }
+
+#[test]
+fn verify_fails_when_an_engine_cannot_run() {
+    // No simulator on PATH: verify must not pass by skipping them.
+    let args = ["verify", "--per-op", "1", "--hdl-per-op", "1", "--verilator-per-op", "1", "--icarus-per-op", "1"];
+    let (code, out, err) = run_with_env(&args, b"", &[("PATH", "/nonexistent")]);
+    assert_eq!(code, 2, "stdout: {out}\nstderr: {err}");
+    assert!(err.contains("engine 'verilator' could not start"), "stderr: {err}");
+    assert!(!out.contains("0 mismatches"), "stdout: {out}");
+}

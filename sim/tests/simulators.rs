@@ -64,7 +64,7 @@ fn testbench_passes_on_checked_in_vectors(sim: Simulator) {
     let build = simulators::build(sim).unwrap();
     let n = vector_count();
     assert!(n > 94 * generate::TB_PER_OP);
-    let run = simulators::run_tb(&build, &generated().join("tb/vectors.hex"), n, false, &work(sim.name())).unwrap();
+    let run = simulators::run_tb(&build, &generated().join("tb/vectors.hex"), false, &work(sim.name())).unwrap();
     // Both phases (back to back, then with valid gaps) check every vector.
     assert!(run.ok(), "{} testbench failed:\n{}", sim.name(), run.stdout);
     assert_eq!((run.passed, run.failed), (2 * n as u64, 0), "{}", run.stdout);
@@ -99,16 +99,63 @@ fn testbench_fails_when_it_should(sim: Simulator) {
     text = bad.join("\n") + "\n";
     let path = dir.join("bad.hex");
     std::fs::write(&path, text).unwrap();
-    let run = simulators::run_tb_keeping_vcd(&build, &path, 3, &dir).unwrap();
+    let run = simulators::run_tb_keeping_vcd(&build, &path, &dir).unwrap();
     assert!(!run.ok() && !run.exit_ok, "{}", run.stdout);
     assert_eq!((run.passed, run.failed), (4, 2), "{}", run.stdout);
     assert!(run.stdout.contains("ERROR vector 1"), "{}", run.stdout);
     // The failing vector was re-run under Icarus and its VCD kept.
     let vcd = run.vcd.expect("a VCD of the failing run");
     assert!(std::fs::metadata(&vcd).unwrap().len() > 1000, "{}", vcd.display());
-    let empty = simulators::run_tb(&build, &path, 0, false, &dir).unwrap();
-    assert!(!empty.ok() && !empty.exit_ok, "zero vectors must fail:\n{}", empty.stdout);
-    assert_eq!((empty.passed, empty.failed), (0, 0));
+}
+
+/// The testbench reads its vectors honestly: every way of giving it no
+/// vector, a broken one, or too many fails with a message naming why.
+fn testbench_refuses_bad_vector_files(sim: Simulator) {
+    if !have(sim) {
+        return;
+    }
+    let build = simulators::build(sim).unwrap();
+    let dir = work(&format!("{}-refuse", sim.name()));
+    let cases: Vec<Case> = random_cases(Op::from_name("rmax_nx16").unwrap(), 1, 2);
+    let good = generate::vector_file(&cases, "two records");
+    let record = generate::record_hex(&cases[0]);
+    let many = format!("{}\n", record).repeat(generate::MAX_VECTORS + 1);
+    let long = format!("{}/{}", dir.display(), "./".repeat(2100)) + "good.hex";
+    let files: Vec<(&str, String, &str)> = vec![
+        ("missing.hex", String::new(), "cannot open"),
+        ("empty.hex", "// nothing but a comment\n\n".into(), "holds no record"),
+        ("short.hex", good.replace(&record, &record[1..]), "characters, want"),
+        ("nothex.hex", good.replace(&record, &format!("{}g", &record[..record.len() - 1])), "is not hex"),
+        ("many.hex", many, "more than 65536 records"),
+        ("good.hex", good.clone(), ""),
+    ];
+    for (name, text, why) in &files {
+        let path = dir.join(name);
+        if *name != "missing.hex" {
+            std::fs::write(&path, text).unwrap();
+        }
+        if why.is_empty() {
+            continue;
+        }
+        let run = simulators::run_tb(&build, &path, false, &dir).unwrap();
+        assert!(!run.ok() && !run.exit_ok, "{name} must fail:\n{}", run.stdout);
+        assert!(run.stdout.contains(why), "{name}: no '{why}' in:\n{}", run.stdout);
+        assert_eq!((run.passed, run.failed), (0, 1), "{name}:\n{}", run.stdout);
+    }
+    let run = simulators::run_tb(&build, std::path::Path::new(&long), false, &dir).unwrap();
+    assert!(!run.ok() && run.stdout.contains("too long"), "a long path must fail:\n{}", run.stdout);
+    let run = simulators::run_tb(&build, &dir.join("good.hex"), false, &dir).unwrap();
+    assert!(run.ok() && run.passed == 4, "the good file must pass:\n{}", run.stdout);
+}
+
+#[test]
+fn icarus_testbench_refuses_bad_vector_files() {
+    testbench_refuses_bad_vector_files(Simulator::Icarus);
+}
+
+#[test]
+fn verilator_testbench_refuses_bad_vector_files() {
+    testbench_refuses_bad_vector_files(Simulator::Verilator);
 }
 
 #[test]
