@@ -2,7 +2,7 @@
 //! on both sides of its boundary, execution semantics, and a naive
 //! reference on random valid instructions.
 
-use crosslane_golden::instruction::exec::{execute, maximum_number, Sbuf, SumOrder};
+use crosslane_golden::instruction::exec::{execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{Dtype, RawInstruction, ReduceAxis, ReduceOp, Reject, Tensor4d};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -301,13 +301,27 @@ fn naive(raw: &RawInstruction, sbuf: &Sbuf) -> Vec<u64> {
                 let r = match op {
                     ReduceOp::Add => xs.iter().map(|&x| x as f64).sum::<f64>() as f32,
                     ReduceOp::Average => xs.iter().map(|&x| (x * inst.scale()) as f64).sum::<f64>() as f32,
-                    _ => maximum_number(&xs),
+                    _ => naive_maximum_number(&xs),
                 };
                 inst.out_dtype().from_f32(r)
             }
         })
         .map(|v| v & if inst.out_dtype().size() == 8 { u64::MAX } else { (1u64 << (8 * inst.out_dtype().size())) - 1 })
         .collect()
+}
+
+/// maximumNumber written here, apart from the model: the largest number by
+/// value, +0 over −0, NaNs skipped, the canonical quiet NaN when none is left.
+fn naive_maximum_number(xs: &[f32]) -> f32 {
+    let mut best: Option<f32> = None;
+    for &x in xs.iter().filter(|x| !x.is_nan()) {
+        best = Some(match best {
+            None => x,
+            Some(b) if x > b || (x == 0.0 && b == 0.0 && b.is_sign_negative() && x.is_sign_positive()) => x,
+            Some(b) => b,
+        });
+    }
+    best.unwrap_or(f32::from_bits(0x7fc0_0000))
 }
 
 /// A small value of `dtype` whose sums stay exact in fp32 and f64.

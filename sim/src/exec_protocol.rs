@@ -37,6 +37,12 @@ fn hex_bytes(text: &str, what: &str) -> Result<Vec<u8>, String> {
 }
 
 /// One exec case, answered: `Ok(read regions as hex)` or `Err(message)`.
+/// The most elements one instruction may read (channels × the src pattern's
+/// elements): 2^28, about 0.4 s of folding. A pattern may revisit bytes (a
+/// step of 0), so its work is not bounded by the SBUF's size; beyond this an
+/// instruction gets a `work:` error line and the next line goes on.
+pub const MAX_WORK: u64 = 1 << 28;
+
 fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
     let inst = match obj.get("inst") {
         Some(Value::String(s)) => RawInstruction::from_hex(s).map_err(|e| format!("input: field 'inst': {e}"))?,
@@ -98,6 +104,14 @@ fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
         }
     }
     let valid = inst.validate(partition_bytes).map_err(|e| e.to_string())?;
+    let work = valid.raw().src.elements() as u128 * valid.channels() as u128;
+    if work > MAX_WORK as u128 {
+        return Err(format!(
+            "work: the instruction reads {work} elements ({} channels × {} per channel), more than the {MAX_WORK} one instruction may read",
+            valid.channels(),
+            valid.raw().src.elements()
+        ));
+    }
     let mut sbuf = Sbuf::new(partition_bytes);
     for (i, (p, o, bytes)) in parsed_writes.iter().enumerate() {
         sbuf.write(*p, *o, bytes).map_err(|e| format!("input: sbuf.writes[{i}]: {e}"))?;

@@ -169,12 +169,18 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
     Ok(valid)
 }
 
+/// Answer each line as it comes, flushed: an answer is out before the next
+/// line is read, so no answer waits on (or is lost to) a later line.
 fn exec() -> Result<(), String> {
-    let input = read_stdin("exec")?;
-    write_lines(
-        "exec",
-        input.lines().enumerate().map(|(i, line)| crosslane_sim::exec_protocol::answer_line(line, i + 1)),
-    )
+    use std::io::BufRead;
+    let fail = |e: std::io::Error| format!("crosslane exec: {e}");
+    let mut out = std::io::stdout().lock();
+    for (i, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.map_err(|e| format!("crosslane exec: cannot read line {}: {e}", i + 1))?;
+        writeln!(out, "{}", crosslane_sim::exec_protocol::answer_line(&line, i + 1)).map_err(fail)?;
+        out.flush().map_err(fail)?;
+    }
+    Ok(())
 }
 
 fn encode(json: Option<String>) -> Result<(), String> {

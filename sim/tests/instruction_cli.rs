@@ -131,3 +131,30 @@ proptest! {
         prop_assert!(out.contains("\"read\"") || out.contains("\"error\""), "{}", out);
     }
 }
+
+#[test]
+fn exec_bounds_the_work_of_one_instruction_and_goes_on() {
+    // A valid instruction that revisits one element 65535^4 times on 128
+    // channels: a `work:` error line, and the next line is still answered.
+    let spec = r#"{"opcode": "ARITH", "in_dtype": "FP32", "out_dtype": "FP32", "num_active_channels": 128,
+                   "reduce_op": "ADD", "reduce_axis": "All",
+                   "src": {"partition": 0, "offset": 0, "step": [0, 0, 0, 0], "num": [65535, 65535, 65535, 65535]},
+                   "dst": {"partition": 0, "offset": 64}}"#;
+    let (code, huge, err) = run(&["encode", "--json", spec], b"");
+    assert_eq!(code, 0, "{err}");
+    let small = spec.replace("[65535, 65535, 65535, 65535]", "[16, 1, 1, 1]");
+    let (code, ok, err) = run(&["encode", "--json", &small], b"");
+    assert_eq!(code, 0, "{err}");
+    let input = format!(
+        "{{\"id\": 1, \"inst\": \"{}\"}}\n{{\"id\": 2, \"inst\": \"{}\", \"read\": [{{\"partition\": 0, \"offset\": 64, \"len\": 4}}]}}\n",
+        huge.trim(),
+        ok.trim()
+    );
+    let (code, out, err) = run(&["exec"], input.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].contains("\"error\": \"work: the instruction reads"), "{}", lines[0]);
+    assert!(lines[0].contains("268435456"), "{}", lines[0]);
+    assert_eq!(lines[1], r#"{"id": 2, "read": ["00000000"]}"#);
+}

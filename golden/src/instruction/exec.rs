@@ -19,6 +19,7 @@
 //! MAX (maximumNumber) and the BITVEC folds do not depend on order.
 
 use super::{Dtype, Instruction, Opcode, ReduceAxis, ReduceOp, PARTITIONS};
+use crate::{Family, Form, Op, Vec512};
 
 /// The SBUF: 128 partitions of `partition_bytes`, byte-addressed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,17 +126,73 @@ pub fn sum(values: &[f32], order: SumOrder) -> f32 {
 }
 
 /// maximumNumber over a sequence: NaNs never win, −0 < +0, all-NaN gives
-/// the canonical quiet NaN (as `rmaxnum`).
+/// the canonical quiet NaN. It is the golden model's one `rmaxnum`: values go
+/// through `rmaxnum_n_2xf32_t` sixteen lanes at a time (unused lanes
+/// predicated off), and the beats' results through it again.
 pub fn maximum_number(values: &[f32]) -> f32 {
-    let key = |x: f32| -> Option<(bool, u32)> {
-        if x.is_nan() {
-            None
-        } else {
-            let b = x.to_bits();
-            Some((b >> 31 == 0, if b >> 31 == 1 { !b } else { b }))
+    let mut fold = ArithFold::new(ReduceOp::Max, SumOrder::Tree);
+    values.iter().for_each(|&x| fold.push(x));
+    fold.finish()
+}
+
+/// `rmaxnum_n_2xf32_t` of the first `n` of `lanes`.
+fn rmaxnum(lanes: &[f32; BEAT_LANES], n: usize) -> f32 {
+    let op = Op::new(Family::MaxNum, Form::F32, true);
+    let words: Vec<u32> = lanes.iter().map(|x| x.to_bits()).collect();
+    let vbool = (0..n.min(BEAT_LANES)).fold(0u64, |v, l| v | 1 << (4 * l));
+    f32::from_bits(op.eval(&Vec512::from_lanes(32, &words), vbool).value)
+}
+
+/// An ARITH fold that takes values one at a time, holding one beat: memory
+/// is independent of the number of values.
+pub struct ArithFold {
+    max: bool,
+    order: SumOrder,
+    beat: [f32; BEAT_LANES],
+    n: usize,
+    acc: Option<f32>,
+}
+
+impl ArithFold {
+    pub fn new(op: ReduceOp, order: SumOrder) -> ArithFold {
+        ArithFold { max: op == ReduceOp::Max, order, beat: [0.0; BEAT_LANES], n: 0, acc: None }
+    }
+
+    pub fn push(&mut self, x: f32) {
+        if !self.max && self.order == SumOrder::Sequential {
+            self.acc = Some(self.acc.map_or(x, |a| a + x));
+            return;
         }
-    };
-    values.iter().copied().filter(|x| !x.is_nan()).max_by_key(|&x| key(x)).unwrap_or(f32::from_bits(0x7fc0_0000))
+        self.beat[self.n] = x;
+        self.n += 1;
+        if self.n == BEAT_LANES {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.n == 0 {
+            return;
+        }
+        let b = if self.max { rmaxnum(&self.beat, self.n) } else { beat_tree(&self.beat[..self.n]) };
+        self.n = 0;
+        self.acc = Some(match self.acc {
+            None => b,
+            Some(a) if self.max => {
+                let mut pair = [0.0; BEAT_LANES];
+                pair[0] = a;
+                pair[1] = b;
+                rmaxnum(&pair, 2)
+            }
+            Some(a) => a + b,
+        });
+    }
+
+    /// The result: +0 for an empty sum, the canonical NaN for an empty max.
+    pub fn finish(mut self) -> f32 {
+        self.flush();
+        self.acc.unwrap_or(if self.max { f32::from_bits(0x7fc0_0000) } else { 0.0 })
+    }
 }
 
 /// Elements of one partition, as raw bits, in walk order.
@@ -148,6 +205,11 @@ fn gather_bits(sbuf: &Sbuf, inst: &Instruction, p: usize, out: &mut Vec<u64>) {
 
 /// Elements of one partition as binary32 (× scale for AVERAGE), in walk order.
 fn gather_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, out: &mut Vec<f32>) {
+    each_f32(sbuf, inst, p, |x| out.push(x));
+}
+
+/// Call `f` on each element of one partition as binary32, in walk order.
+fn each_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, mut f: impl FnMut(f32)) {
     let size = inst.in_dtype.size();
     let part = sbuf.partition(p);
     let src = &inst.raw.src;
@@ -164,32 +226,25 @@ fn gather_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, out: &mut Vec<f32>) {
             for i2 in 0..n2 {
                 for i1 in 0..n1 {
                     let start = (base + (i1 * s1 + i2 * s2 + i3 * s3) * 4) as usize;
-                    out.extend(
-                        part[start..start + 4 * n0]
-                            .chunks_exact(4)
-                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-                    );
+                    part[start..start + 4 * n0]
+                        .chunks_exact(4)
+                        .for_each(|c| f(f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
                 }
             }
         }
         return;
     }
-    out.extend(src.offsets(size).map(|o| {
+    src.offsets(size).for_each(|o| {
         let x = dtype.to_f32(dtype.load_bits(&part[o..o + size]));
-        if average {
-            x * scale
-        } else {
-            x
-        }
-    }));
+        f(if average { x * scale } else { x })
+    });
 }
 
 /// Fold one sequence of binary32 values by the instruction's ARITH op.
 fn fold_arith(inst: &Instruction, values: &[f32], order: SumOrder) -> f32 {
-    match inst.reduce_op {
-        ReduceOp::Max => maximum_number(values),
-        _ => sum(values, order),
-    }
+    let mut fold = ArithFold::new(inst.reduce_op, order);
+    values.iter().for_each(|&x| fold.push(x));
+    fold.finish()
 }
 
 fn fold_bits(op: ReduceOp, values: impl Iterator<Item = u64>) -> u64 {
@@ -230,11 +285,12 @@ pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(
     let out_size = inst.out_dtype.size();
     let results: Vec<u64> = match (inst.opcode, inst.reduce_axis) {
         (Opcode::CrossLaneReduceArith, ReduceAxis::All) => {
-            let mut values = Vec::new();
+            // Folded as the elements come: nothing is collected.
+            let mut fold = ArithFold::new(inst.reduce_op, order);
             for p in partitions {
-                gather_f32(sbuf, inst, p, &mut values);
+                each_f32(sbuf, inst, p, |x| fold.push(x));
             }
-            vec![inst.out_dtype.from_f32(fold_arith(inst, &values, order))]
+            vec![inst.out_dtype.from_f32(fold.finish())]
         }
         (Opcode::CrossLaneReduceArith, ReduceAxis::Partitions) => {
             let per: Vec<Vec<f32>> = partitions
@@ -255,11 +311,13 @@ pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(
                 .collect()
         }
         (Opcode::CrossLaneReduceBitvec, ReduceAxis::All) => {
-            let mut bits = Vec::new();
-            for p in partitions {
-                gather_bits(sbuf, inst, p, &mut bits);
-            }
-            vec![fold_bits(inst.reduce_op, bits.into_iter())]
+            let size = inst.in_dtype.size();
+            let src = &inst.raw.src;
+            let bits = partitions.flat_map(|p| {
+                let part = sbuf.partition(p);
+                src.offsets(size).map(move |o| inst.in_dtype.load_bits(&part[o..o + size]))
+            });
+            vec![fold_bits(inst.reduce_op, bits)]
         }
         (Opcode::CrossLaneReduceBitvec, ReduceAxis::Partitions) => {
             let per: Vec<Vec<u64>> = partitions
@@ -305,6 +363,25 @@ mod tests {
         let v: Vec<f32> = (0..40).map(|i| i as f32 * 0.1).collect();
         let want = (beat_tree(&v[0..16]) + beat_tree(&v[16..32])) + beat_tree(&v[32..40]);
         assert_eq!(sum(&v, SumOrder::Tree).to_bits(), want.to_bits());
+    }
+
+    #[test]
+    fn the_streaming_fold_matches_the_collected_one_at_every_length() {
+        for n in [0usize, 1, 15, 16, 17, 33, 100] {
+            let xs: Vec<f32> = (0..n).map(|i| ((i * 7919) % 23) as f32 - 11.5).collect();
+            assert_eq!(
+                ArithFold::finish({
+                    let mut f = ArithFold::new(ReduceOp::Add, SumOrder::Tree);
+                    xs.iter().for_each(|&x| f.push(x));
+                    f
+                })
+                .to_bits(),
+                if n == 0 { 0 } else { sum(&xs, SumOrder::Tree).to_bits() }
+            );
+            let want = xs.iter().copied().fold(f32::NAN, f32::max);
+            let got = maximum_number(&xs);
+            assert_eq!(got.to_bits(), if n == 0 { 0x7fc0_0000 } else { want.to_bits() }, "n = {n}");
+        }
     }
 
     #[test]
