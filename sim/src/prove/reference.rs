@@ -75,26 +75,8 @@ pub fn verilog(op: Op) -> String {
                 let _ = writeln!(v, "  wire [31:0] s0_{l} = act_{l} ? {leaf} : 32'd0;");
                 level.push(format!("s0_{l}"));
             }
-            let mut depth = 0;
-            while level.len() > 1 {
-                depth += 1;
-                let mut next = Vec::new();
-                for (k, pair) in level.chunks(2).enumerate() {
-                    let name = format!("s{depth}_{k}");
-                    match pair {
-                        [a, b] => {
-                            let _ = writeln!(v, "  wire [31:0] {name} = {a} + {b};");
-                        }
-                        [a] => {
-                            let _ = writeln!(v, "  wire [31:0] {name} = {a};");
-                        }
-                        _ => unreachable!("chunks(2)"),
-                    }
-                    next.push(name);
-                }
-                level = next;
-            }
-            let sum = &level[0];
+            let root = tree(&mut v, level, 32, "A + B");
+            let sum = &root;
             if saturate {
                 let _ = writeln!(v, "  wire signed [31:0] total = {sum};");
                 "(total > 32'sd32767) ? 16'h7fff : (total < -32'sd32768) ? 16'h8000 : total[15:0]".to_string()
