@@ -22,6 +22,7 @@
 // vector was checked and none failed.
 module crosslane_reduce_tb (
     input  wire         clk,
+    input  wire         ext_rst_n,
     input  wire         ext_valid,
     input  wire [8:0]   ext_op,
     input  wire [511:0] ext_vec,
@@ -36,6 +37,10 @@ module crosslane_reduce_tb (
     localparam integer MAX_VECTORS = 65536;
     localparam integer MAX_SHOWN = 20;
     localparam integer RESET_CLOCKS = 2;
+    // Every RESET_EVERY vectors: drain the pipeline (LATENCY idle clocks),
+    // present LATENCY - 1 sacrificial valid inputs so every stage holds one,
+    // then hold rst_ni low for a clock with one more: none may come out.
+    localparam integer RESET_EVERY = 997;
 
     localparam integer RECORD_DIGITS = 172;
     localparam integer PATH_CHARS = 1000;
@@ -55,7 +60,7 @@ module crosslane_reduce_tb (
 
     crosslane_reduce dut (
         .clk_i(clk),
-        .rst_ni(mode == 2 ? 1'b1 : rst_ni),
+        .rst_ni(mode == 2 ? ext_rst_n : rst_ni),
         .in_valid_i(mode == 2 ? ext_valid : in_valid),
         .op_i(mode == 2 ? ext_op : op),
         .vec_i(mode == 2 ? ext_vec : vec),
@@ -73,6 +78,9 @@ module crosslane_reduce_tb (
     integer    phase;   // 1 back to back, 2 with gaps, 3 drain
     integer    next;    // next vector to present
     integer    drain;
+    integer    plan;        // clocks left in a mid-stream reset sequence
+    integer    reset_at;    // `next` at the last mid-stream reset
+    integer    resets;
     integer    passed;
     integer    errors;
     reg [15:0] lfsr;
@@ -111,6 +119,9 @@ module crosslane_reduce_tb (
         passed = 0;
         errors = 0;
         lfsr = 16'hace1;
+        plan = 0;
+        reset_at = -1;
+        resets = 0;
     end
 
     // Outputs settle after the rising edge; check them and present the
@@ -234,6 +245,28 @@ module crosslane_reduce_tb (
 
     task present_next;
         integer slot;
+        begin
+            rst_ni = 1'b1;
+            if (plan == 0 && (phase == 1 || phase == 2) && next > 0 && next < count
+                    && next % RESET_EVERY == 0 && next != reset_at) begin
+                plan = 2 * LATENCY;
+                reset_at = next;
+                resets = resets + 1;
+            end
+            if (plan > 0) begin
+                slot = cycle % 16;
+                hist_v[slot] = 1'b0;
+                in_valid = plan <= LATENCY;
+                rst_ni = plan != 1;
+                plan = plan - 1;
+            end else begin
+                present_vector();
+            end
+        end
+    endtask
+
+    task present_vector;
+        integer slot;
         reg [687:0] r;
         reg give;
         begin
@@ -276,6 +309,7 @@ module crosslane_reduce_tb (
         begin
             if (mode == 1) $fclose(out_fd);
             failed = !(passed > 0 && errors == 0);
+            $display("mid-stream resets: %0d", resets);
             $display("%0d passed, %0d failed", passed, errors);
             done = 1'b1;
         end

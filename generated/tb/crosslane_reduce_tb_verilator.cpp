@@ -4,8 +4,10 @@
 //   crosslane_reduce_tb +vectors=FILE +count=N [+mode=check]
 //       makes the clock for the self-checking testbench; exit 0 only if it
 //       checked at least one vector and found no error.
-//   crosslane_reduce_tb +mode=ext < cases.bin > results.bin
-//       drives the unit directly, one case per clock: each case is
+//   crosslane_reduce_tb +mode=ext [+reset_every=N] < cases.bin > results.bin
+//       drives the unit directly, one case per clock (and every N cases a
+//       reset in mid-stream that in-flight inputs must not survive), checking
+//       out_valid_o after every clock: each case is
 //       74 bytes (op u16, vbool u64, vec 64 bytes, little-endian),
 //       each result 12 bytes (result u32, mask u64). The time of
 //       the clock loop alone goes to stderr as "harness: N vectors in S s".
@@ -14,7 +16,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -27,7 +31,30 @@ static void tick(Vcrosslane_reduce_tb* top) {
     top->eval();
 }
 
-static int run_ext(Vcrosslane_reduce_tb* top) {
+static void drive(Vcrosslane_reduce_tb* top, const unsigned char* c, bool valid, bool rst_n) {
+    uint16_t op;
+    uint64_t vbool;
+    memcpy(&op, c, 2);
+    memcpy(&vbool, c + 2, 8);
+    top->ext_rst_n = rst_n;
+    top->ext_valid = valid;
+    top->ext_op = op;
+    top->ext_vbool = vbool;
+    for (int w = 0; w < 16; ++w) {
+        uint32_t word;
+        memcpy(&word, c + 10 + 4 * w, 4);
+        top->ext_vec[w] = word;
+    }
+}
+
+// Cases go in one per clock. Every `reset_every` cases (0: never) the
+// harness drains the pipeline, then presents LATENCY - 1 sacrificial valid
+// inputs (so every stage holds one) and holds rst_ni low for one or two
+// clocks while a last one is presented: none of them may come out. A model
+// of the valid pipeline (`pipe`: what each stage holds; reset empties it)
+// says after every clock whether out_valid_o must be high and for which
+// case; any difference fails the run with the clock named.
+static int run_ext(Vcrosslane_reduce_tb* top, uint64_t reset_every) {
     std::vector<unsigned char> in;
     unsigned char buf[1 << 16];
     size_t n;
@@ -38,38 +65,67 @@ static int run_ext(Vcrosslane_reduce_tb* top) {
     }
     const size_t cases = in.size() / 74;
     std::vector<unsigned char> out(cases * 12);
-    size_t got = 0;
+    const long NONE = -1, SACRIFICE = -2;
+    std::vector<long> pipe(LATENCY, NONE);
+    size_t got = 0, next = 0, resets = 0;
+    uint64_t clock = 0;
+    int plan = 0;  // clocks left in a reset sequence; 0: presenting cases
     auto start = std::chrono::steady_clock::now();
-    // Case c is presented at clock c; its result must be on the outputs with
-    // out_valid_o high after clock c + LATENCY - 1, and out_valid_o must be
-    // low after every other clock.
-    for (size_t cycle = 0; cycle < cases + LATENCY; ++cycle) {
-        if (cycle < cases) {
-            const unsigned char* c = &in[cycle * 74];
-            uint16_t op;
-            uint64_t vbool;
-            memcpy(&op, c, 2);
-            memcpy(&vbool, c + 2, 8);
-            top->ext_valid = 1;
-            top->ext_op = op;
-            top->ext_vbool = vbool;
-            for (int w = 0; w < 16; ++w) {
-                uint32_t word;
-                memcpy(&word, c + 10 + 4 * w, 4);
-                top->ext_vec[w] = word;
+    while (got < cases) {
+        if (clock > 2 * (uint64_t)cases + 64 * (uint64_t)LATENCY + 64 * (cases / (reset_every ? reset_every : cases + 1) + 1) * LATENCY) {
+            fprintf(stderr, "harness: %zu of %zu results after %llu clocks\n", got, cases, (unsigned long long)clock);
+            return 3;
+        }
+        long entering = NONE;
+        bool rst_n = true;
+        if (plan == 0 && reset_every && next > 0 && next < cases && next % reset_every == 0 && resets < next / reset_every) {
+            plan = 2 * LATENCY + (int)(resets % 2);  // drain, sacrifice, reset (1 or 2 clocks)
+            ++resets;
+        }
+        if (plan > 0) {
+            const unsigned char* junk = &in[(next - 1) * 74];
+            const int reset_clocks = 1 + (int)((resets - 1) % 2);
+            if (plan > LATENCY + reset_clocks - 1) {
+                drive(top, junk, false, true);  // drain
+            } else if (plan > reset_clocks) {
+                drive(top, junk, true, true);  // sacrificial inputs
+                entering = SACRIFICE;
+            } else {
+                drive(top, junk, true, false);  // reset, with a valid input that must be dropped
+                rst_n = false;
             }
+            --plan;
+        } else if (next < cases) {
+            drive(top, &in[next * 74], true, true);
+            entering = (long)next++;
         } else {
             top->ext_valid = 0;
+            top->ext_rst_n = 1;
         }
         // Inputs change with the rising edge's eval: the unit samples them there.
         tick(top);
-        const bool want = cycle + 1 >= (size_t)LATENCY && cycle + 1 - LATENCY < cases;
-        if ((bool)top->dut_valid != want) {
-            fprintf(stderr, "harness: out_valid_o is %d after clock %zu of %zu cases; want %d (latency %d)\n",
-                    (int)top->dut_valid, cycle, cases, (int)want, LATENCY);
+        ++clock;
+        if (!rst_n) {
+            std::fill(pipe.begin(), pipe.end(), NONE);
+        } else {
+            for (int k = LATENCY - 1; k > 0; --k) pipe[k] = pipe[k - 1];
+            pipe[0] = entering;
+        }
+        const long want = pipe[LATENCY - 1];
+        if ((bool)top->dut_valid != (want != NONE)) {
+            fprintf(stderr, "harness: out_valid_o is %d after clock %llu; want %d (latency %d, %zu resets so far)\n",
+                    (int)top->dut_valid, (unsigned long long)clock - 1, (int)(want != NONE), LATENCY, resets);
             return 3;
         }
-        if (want) {
+        if (want == SACRIFICE) {
+            fprintf(stderr, "harness: model error: a sacrificed input survived a reset\n");
+            return 3;
+        }
+        if (want >= 0) {
+            if ((size_t)want != got) {
+                fprintf(stderr, "harness: case %ld came out in place of case %zu\n", want, got);
+                return 3;
+            }
             uint32_t result = top->dut_result;
             uint64_t mask = top->dut_mask;
             memcpy(&out[got * 12], &result, 4);
@@ -78,7 +134,7 @@ static int run_ext(Vcrosslane_reduce_tb* top) {
         }
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fprintf(stderr, "harness: %zu vectors in %.6f s\n", cases, secs);
+    fprintf(stderr, "harness: %zu vectors in %.6f s, %zu resets\n", cases, secs, resets);
     if (fwrite(out.data(), 1, out.size(), stdout) != out.size()) return 4;
     return 0;
 }
@@ -89,10 +145,13 @@ int main(int argc, char** argv) {
     auto top = std::make_unique<Vcrosslane_reduce_tb>(ctx.get());
     top->clk = 0;
     top->ext_valid = 0;
+    top->ext_rst_n = 1;
     top->eval();
     const char* mode = ctx->commandArgsPlusMatch("mode=ext");
     if (mode && mode[0]) {
-        int rc = run_ext(top.get());
+        const char* every = ctx->commandArgsPlusMatch("reset_every=");
+        const uint64_t reset_every = (every && every[0]) ? strtoull(every + strlen("+reset_every="), nullptr, 10) : 0;
+        int rc = run_ext(top.get(), reset_every);
         top->final();
         return rc;
     }

@@ -31,6 +31,9 @@ pub const RECORD_BITS: usize = 688;
 pub const MAX_VECTORS: usize = 1 << 16;
 /// Errors the testbench prints before it only counts.
 pub const MAX_SHOWN: usize = 20;
+/// The testbench resets the unit in mid-stream every this many vectors (a
+/// prime, so the checked-in vectors see resets in both phases).
+pub const TB_RESET_EVERY: usize = 997;
 /// Bytes of one case / result of the Verilator harness's binary stream.
 pub const CASE_BYTES: usize = 74;
 pub const RESULT_BYTES: usize = 12;
@@ -82,6 +85,7 @@ struct TbTemplate {
     max_vectors: usize,
     max_shown: usize,
     record_bits: usize,
+    reset_every: usize,
 }
 
 #[derive(Template)]
@@ -153,6 +157,7 @@ pub fn tb_sources() -> Result<Vec<GeneratedFile>, askama::Error> {
                 max_vectors: MAX_VECTORS,
                 max_shown: MAX_SHOWN,
                 record_bits: RECORD_BITS,
+                reset_every: TB_RESET_EVERY,
             }
             .render()?,
         },

@@ -102,7 +102,7 @@ pub fn generated_dir() -> PathBuf {
 /// The RTL and testbench sources, which must be the files checked in under
 /// [`generated_dir`] byte for byte: a simulator never runs a design other
 /// than the one in `generated/`, and a stale or edited file is an error.
-fn sources() -> Result<Vec<GeneratedFile>, EngineError> {
+pub fn sources() -> Result<Vec<GeneratedFile>, EngineError> {
     let mut files = generate::rtl_files();
     files.extend(generate::tb_sources().map_err(|e| EngineError(format!("cannot render the testbench: {e}")))?);
     let root = generated_dir();
@@ -158,10 +158,16 @@ fn build_command(sim: Simulator, dir: &Path) -> Command {
 /// Build (or find in the cache) the testbench for `sim`. Builds in one
 /// process run one at a time, so concurrent callers share one build.
 pub fn build(sim: Simulator) -> Result<Build, EngineError> {
+    build_files(sim, sources()?)
+}
+
+/// Build (or find in the cache) the testbench of `files` — the generated
+/// RTL and testbench sources, or a variant of them (tests build planted
+/// mutants this way).
+pub fn build_files(sim: Simulator, files: Vec<GeneratedFile>) -> Result<Build, EngineError> {
     static BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = BUILD_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     available(sim)?;
-    let files = sources()?;
     let mut parts: Vec<&[u8]> = vec![sim.name().as_bytes()];
     for f in &files {
         parts.push(f.path.as_os_str().as_encoded_bytes());
@@ -338,6 +344,10 @@ fn case_bytes(cases: &[Case]) -> Vec<u8> {
     b
 }
 
+/// The Verilator engine resets the unit in mid-stream every this many cases
+/// (a prime, so resets fall at every position of a campaign's op order).
+pub const RESET_EVERY: usize = 4093;
+
 /// The result of a Verilator harness run in `+mode=ext`.
 pub struct ExtRun {
     pub outcomes: Vec<Outcome>,
@@ -349,6 +359,7 @@ pub struct ExtRun {
 pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
     let mut child = run_command(build)
         .arg("+mode=ext")
+        .arg(format!("+reset_every={RESET_EVERY}"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -387,9 +398,9 @@ pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
             to_outcome(c, Observed { valid: true, result, mask })
         })
         .collect();
-    let loop_secs = err
-        .lines()
-        .find_map(|l| l.strip_prefix("harness: ")?.split(" vectors in ").nth(1)?.strip_suffix(" s")?.parse().ok());
+    let loop_secs = err.lines().find_map(|l| {
+        l.strip_prefix("harness: ")?.split(" vectors in ").nth(1)?.split_whitespace().next()?.parse().ok()
+    });
     Ok(ExtRun { outcomes, loop_secs })
 }
 

@@ -10,7 +10,7 @@ module crosslane_reduce_tb_icarus;
     wire [31:0] dut_result;
     wire [63:0] dut_mask;
     crosslane_reduce_tb tb (
-        .clk(clk), .ext_valid(1'b0), .ext_op(9'h0), .ext_vec(512'h0), .ext_vbool(64'h0),
+        .clk(clk), .ext_rst_n(1'b1), .ext_valid(1'b0), .ext_op(9'h0), .ext_vec(512'h0), .ext_vbool(64'h0),
         .dut_valid(dut_valid), .dut_result(dut_result), .dut_mask(dut_mask),
         .done(done), .failed(failed)
     );

@@ -197,3 +197,36 @@ fn a_failing_case_leaves_a_vcd() {
     let text = std::fs::read_to_string(&vcd).unwrap();
     assert!(text.contains("$enddefinitions") && text.contains("out_valid_o"), "{}", vcd.display());
 }
+
+/// Valid stage 4 ignoring reset survived every check before mid-stream
+/// resets: both testbenches and the Verilator engine must now fail on it.
+fn reset_mutant_is_caught(sim: Simulator) {
+    if !have(sim) {
+        return;
+    }
+    let mut files = simulators::sources().unwrap();
+    let rtl = files.iter_mut().find(|f| f.path.ends_with("crosslane_reduce.v")).unwrap();
+    let good = "valid_q$4$d = valid_q$3$q & rst_ni;";
+    assert!(rtl.contents.contains(good));
+    rtl.contents = rtl.contents.replace(good, "valid_q$4$d = valid_q$3$q;");
+    let build = simulators::build_files(sim, files).unwrap();
+    let dir = work(&format!("{}-reset-mutant", sim.name()));
+    let run = simulators::run_tb(&build, &generated().join("tb/vectors.hex"), false, &dir).unwrap();
+    assert!(!run.ok() && run.failed > 0, "{} testbench passed the mutant:\n{}", sim.name(), run.stdout);
+    assert!(run.stdout.contains("out_valid_o is 1 with no input"), "{}", run.stdout);
+    if sim == Simulator::Verilator {
+        let cases = random_cases(Op::from_name("radd_nx16").unwrap(), 4, 2 * simulators::RESET_EVERY);
+        let err = simulators::run_ext(&build, &cases).err().expect("the engine must fail the mutant");
+        assert!(err.0.contains("out_valid_o is 1 after clock"), "{}", err.0);
+    }
+}
+
+#[test]
+fn icarus_catches_a_valid_stage_that_ignores_reset() {
+    reset_mutant_is_caught(Simulator::Icarus);
+}
+
+#[test]
+fn verilator_catches_a_valid_stage_that_ignores_reset() {
+    reset_mutant_is_caught(Simulator::Verilator);
+}
