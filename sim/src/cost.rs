@@ -51,7 +51,12 @@ fn wrapper(op: Option<Op>) -> String {
 
 /// Synthesize the unit (for one op, or whole) with yosys in `dir`.
 pub fn cost(op: Option<Op>, dir: &Path) -> Result<Cost, String> {
-    let rtl = generate::rtl_files().into_iter().next().ok_or("no RTL")?;
+    // The checked-in RTL, which must match the generator (an error otherwise).
+    let rtl = crate::simulators::sources()
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|f| f.path.ends_with(format!("{MODULE}.v")))
+        .ok_or("no RTL")?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = op.map(|o| o.name()).unwrap_or_else(|| "all".into());
     let rtl_path = dir.join("crosslane_reduce.v");

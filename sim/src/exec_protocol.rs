@@ -7,6 +7,7 @@ use crosslane_golden::instruction::{
     Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES, PARTITIONS,
 };
 use serde_json::{Map, Value};
+use std::io::Write;
 
 /// The largest partition the byte-offset field (21 bits) can address.
 pub const MAX_PARTITION_BYTES: usize = 1 << 21;
@@ -43,7 +44,14 @@ fn hex_bytes(text: &str, what: &str) -> Result<Vec<u8>, String> {
 /// instruction gets a `work:` error line and the next line goes on.
 pub const MAX_WORK: u64 = 1 << 28;
 
-fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
+/// A case run: the SBUF after the instruction and the reads to answer
+/// (partition, offset, length), each checked to be inside it.
+struct Ran {
+    sbuf: Sbuf,
+    reads: Vec<(usize, usize, usize)>,
+}
+
+fn run_case(obj: &Map<String, Value>) -> Result<Ran, String> {
     let inst = match obj.get("inst") {
         Some(Value::String(s)) => RawInstruction::from_hex(s).map_err(|e| format!("input: field 'inst': {e}"))?,
         Some(other) => return Err(format!("input: field 'inst' must be a string, found {other}")),
@@ -117,36 +125,68 @@ fn run_case(obj: &Map<String, Value>) -> Result<Vec<String>, String> {
         sbuf.write(*p, *o, bytes).map_err(|e| format!("input: sbuf.writes[{i}]: {e}"))?;
     }
     execute(&valid, &mut sbuf, SumOrder::Tree).map_err(|e| format!("input: {e}"))?;
-    parsed_reads
-        .iter()
-        .map(|(p, o, len, what)| {
-            sbuf.read(*p, *o, *len)
-                .map(|b| b.iter().map(|x| format!("{x:02x}")).collect())
-                .map_err(|e| format!("{what}: {e}"))
-        })
-        .collect()
+    for (p, o, len, what) in &parsed_reads {
+        sbuf.read(*p, *o, *len).map_err(|e| format!("{what}: {e}"))?;
+    }
+    Ok(Ran { sbuf, reads: parsed_reads.into_iter().map(|(p, o, len, _)| (p, o, len)).collect() })
 }
 
-/// Answer one input line (1-based `lineno`).
+/// Write `bytes` as lower-case hex, a block at a time.
+fn write_hex(out: &mut dyn Write, bytes: &[u8]) -> std::io::Result<()> {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut buf = [0u8; 8192];
+    for chunk in bytes.chunks(buf.len() / 2) {
+        for (i, b) in chunk.iter().enumerate() {
+            buf[2 * i] = DIGITS[(b >> 4) as usize];
+            buf[2 * i + 1] = DIGITS[(b & 15) as usize];
+        }
+        out.write_all(&buf[..2 * chunk.len()])?;
+    }
+    Ok(())
+}
+
+/// Answer one input line (1-based `lineno`), without its newline.
 pub fn answer_line(line: &str, lineno: usize) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = answer_line_to(line, lineno, &mut out);
+    out.pop();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Answer one input line into `out`, with its newline. The reads are
+/// hex-encoded straight from the SBUF into `out`: an answer's memory is the
+/// SBUF's, however many bytes it reads.
+pub fn answer_line_to(line: &str, lineno: usize, out: &mut dyn Write) -> std::io::Result<()> {
     let value: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {
             let msg = if line.trim().is_empty() { "empty line".to_string() } else { format!("not JSON: {e}") };
-            return with_id(&None, format!("\"error\": {}", json_str(&format!("input: line {lineno}: {msg}"))));
+            let l = with_id(&None, format!("\"error\": {}", json_str(&format!("input: line {lineno}: {msg}"))));
+            return writeln!(out, "{l}");
         }
     };
     let Value::Object(obj) = value else {
-        return with_id(
+        let l = with_id(
             &None,
             format!("\"error\": {}", json_str(&format!("input: line {lineno}: expected a JSON object"))),
         );
+        return writeln!(out, "{l}");
     };
     let id = obj.get("id").cloned();
     match run_case(&obj) {
-        Ok(reads) => {
-            let list: Vec<String> = reads.iter().map(|r| json_str(r)).collect();
-            with_id(&id, format!("\"read\": [{}]", list.join(", ")))
+        Ok(ran) => {
+            match &id {
+                Some(id) => write!(out, "{{\"id\": {id}, \"read\": [")?,
+                None => write!(out, "{{\"read\": [")?,
+            }
+            for (i, &(p, o, len)) in ran.reads.iter().enumerate() {
+                out.write_all(if i == 0 { b"\"" } else { b", \"" })?;
+                // In range: run_case read every one of them already.
+                write_hex(out, ran.sbuf.read(p, o, len).unwrap_or_default())?;
+                out.write_all(b"\"")?;
+            }
+            writeln!(out, "]}}")
         }
         Err(msg) => {
             // Malformed input names its line; a rejected instruction's message
@@ -155,7 +195,7 @@ pub fn answer_line(line: &str, lineno: usize) -> String {
                 Some(rest) => format!("input: line {lineno}: {rest}"),
                 None => msg,
             };
-            with_id(&id, format!("\"error\": {}", json_str(&msg)))
+            writeln!(out, "{}", with_id(&id, format!("\"error\": {}", json_str(&msg))))
         }
     }
 }

@@ -174,10 +174,10 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
 fn exec() -> Result<(), String> {
     use std::io::BufRead;
     let fail = |e: std::io::Error| format!("crosslane exec: {e}");
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for (i, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(|e| format!("crosslane exec: cannot read line {}: {e}", i + 1))?;
-        writeln!(out, "{}", crosslane_sim::exec_protocol::answer_line(&line, i + 1)).map_err(fail)?;
+        crosslane_sim::exec_protocol::answer_line_to(&line, i + 1, &mut out).map_err(fail)?;
         out.flush().map_err(fail)?;
     }
     Ok(())
