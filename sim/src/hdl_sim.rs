@@ -126,27 +126,63 @@ impl HdlSim {
     }
 }
 
+/// The hdl engine resets the unit in mid-stream every this many cases.
+pub const RESET_EVERY: usize = 997;
+
 /// Run cases back to back (one per clock) and collect each result exactly
-/// `LATENCY` clocks after its input.
+/// `LATENCY` clocks after its input. Every [`RESET_EVERY`] cases the
+/// pipeline is drained, every stage filled with a sacrificial valid input,
+/// and `rst_ni` held low for a clock with one more: none may come out.
+/// `out_valid_o` is checked after every clock against a model of the valid
+/// pipeline (what each stage holds; a reset empties it).
 pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
-    let beats: Vec<(Beat, bool)> = cases.iter().map(|c| (Some(*c), false)).collect();
+    // (beat, reset, the case index entering, if it must come out)
+    let mut beats: Vec<(Beat, bool)> = Vec::with_capacity(cases.len() + 2 * LATENCY);
+    let mut entering: Vec<Option<usize>> = Vec::with_capacity(beats.capacity());
+    for (i, c) in cases.iter().enumerate() {
+        if i > 0 && i % RESET_EVERY == 0 {
+            let junk = cases[i - 1];
+            for k in 0..2 * LATENCY {
+                let valid = k >= LATENCY;
+                beats.push((valid.then_some(junk), k == 2 * LATENCY - 1));
+                entering.push(None);
+            }
+        }
+        beats.push((Some(*c), false));
+        entering.push(Some(i));
+    }
     let obs = sim.run_beats(&beats)?;
-    // out_valid_o is checked on every clock: high exactly LATENCY clocks
-    // after each input, low on every other clock.
+    let mut pipe: Vec<Option<usize>> = vec![None; LATENCY];
+    let mut out = Vec::with_capacity(cases.len());
     for (t, o) in obs.iter().enumerate() {
-        let want = t + 1 >= LATENCY && t + 1 - LATENCY < cases.len();
-        if o.valid != want {
+        let (reset, enter) = match beats.get(t) {
+            Some(&(_, reset)) => (reset, entering[t]),
+            None => (false, None),
+        };
+        if reset {
+            pipe.iter_mut().for_each(|p| *p = None);
+        } else {
+            pipe.rotate_right(1);
+            pipe[0] = enter;
+        }
+        let want = pipe[LATENCY - 1];
+        if o.valid != want.is_some() {
             return Err(EngineError(format!(
-                "hdl: out_valid_o is {} at clock {t} of a run of {} cases; want {} (latency {LATENCY})",
+                "hdl: out_valid_o is {} after clock {t} of a run of {} cases; want {} (latency {LATENCY})",
                 o.valid as u8,
                 cases.len(),
-                want as u8
+                want.is_some() as u8
             )));
         }
+        if let Some(i) = want {
+            if i != out.len() {
+                return Err(EngineError(format!("hdl: case {i} came out in place of case {}", out.len())));
+            }
+            out.push(to_outcome(&cases[i], *o));
+        }
     }
-    let mut out = Vec::with_capacity(cases.len());
-    for (i, c) in cases.iter().enumerate() {
-        out.push(to_outcome(c, obs[i + LATENCY - 1]));
+    if out.len() != cases.len() {
+        return Err(EngineError(format!("hdl: {} results for {} cases", out.len(), cases.len())));
     }
     Ok(out)
 }
