@@ -58,12 +58,20 @@ pub fn available(sim: Simulator) -> Result<(), EngineError> {
     }
 }
 
-/// Where builds are cached: `$CROSSLANE_CACHE_DIR`, else the workspace's
-/// `target/crosslane-cache`.
+/// Where builds are cached: `$CROSSLANE_CACHE_DIR`; else the workspace's
+/// `target/crosslane-cache` when the binary runs beside its workspace; else
+/// `crosslane-cache` in the system's temporary directory (an installed
+/// binary). Entries are keyed by a hash of what they were built from.
 pub fn cache_root() -> PathBuf {
-    std::env::var_os("CROSSLANE_CACHE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/crosslane-cache"))
+    if let Some(dir) = std::env::var_os("CROSSLANE_CACHE_DIR") {
+        return PathBuf::from(dir);
+    }
+    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target");
+    if target.is_dir() {
+        target.join("crosslane-cache")
+    } else {
+        std::env::temp_dir().join("crosslane-cache")
+    }
 }
 
 /// FNV-1a, 64 bits: a build key that never changes across Rust versions.
@@ -117,7 +125,12 @@ pub fn sources() -> Result<Vec<GeneratedFile>, EngineError> {
                     generate::COMMAND
                 )))
             }
-            Err(e) => return Err(EngineError(format!("cannot read {}: {e}", path.display()))),
+            Err(e) => {
+                return Err(EngineError(format!(
+                    "cannot read {}: {e} (set CROSSLANE_GENERATED_DIR to the checked-in generated/)",
+                    path.display()
+                )))
+            }
         }
     }
     Ok(files)
