@@ -270,9 +270,9 @@ fn prove(
             Status::Timeout => println!("{}: not proven within {timeout} s", p.op.name()),
             Status::Error(e) => println!("{}: error: {e}", p.op.name()),
             Status::Counterexample { cex, replay } => {
-                let c0 = &cex.clocks[0];
+                let Some(c0) = cex.checked() else { continue };
                 println!(
-                    "{}: counterexample: clock 0 vec={} vbool={:016x} in_valid={}; rst_ni by clock {:?}",
+                    "{}: counterexample: checked clock vec={} vbool={:016x} in_valid={}; rst_ni by clock {:?}",
                     p.op.name(),
                     crosslane_golden::Vec512(c0.vec).to_hex(),
                     c0.vbool,

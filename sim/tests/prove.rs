@@ -58,6 +58,21 @@ fn mutants() -> Vec<(&'static str, String, &'static str)> {
             "rorb2n",
         ),
         (
+            "an extra output register (latency 10)",
+            mutate(
+                &mutate(
+                    &text,
+                    "module crosslane_reduce(",
+                    "    input wire  rst_ni;\n",
+                    "    input wire  rst_ni;\n    reg [31:0] late_result = 0;\n    reg [63:0] late_mask = 0;\n    reg late_valid = 0;\n    always @(posedge clk_i) begin\n        late_result <= result_q$q;\n        late_mask <= mask_q$q;\n        late_valid <= out_valid_q$q & rst_ni;\n    end\n",
+                ),
+                "out_valid_q$d = valid_q$7$q & rst_ni;",
+                "        result_o = result_q$q;\n        mask_o = mask_q$q;\n        out_valid_o = out_valid_q$q;",
+                "        result_o = late_result;\n        mask_o = late_mask;\n        out_valid_o = late_valid;",
+            ),
+            "rminu_n_2x32_t",
+        ),
+        (
             "level 3 operator from the wrong stage",
             mutate(&text, "always @(*)", "kind_q$3$d = kind_q$2$q;", "kind_q$3$d = kind_q$1$q;"),
             "rxor_nx16",

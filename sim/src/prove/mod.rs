@@ -2,6 +2,10 @@
 //! checked-in `generated/rtl/crosslane_reduce.v`) against an independent
 //! reference ([`reference`]), one proof per op.
 //!
+//! (The unrolled circuit also carries `PRE` clocks before the checked one,
+//! so that a counterexample's state is reachable and replays; see
+//! [`unroll`].)
+//!
 //! The proof is sequential and leaves everything free but the op of the
 //! checked clock. yosys cuts the unit's flip-flops and [`unroll`] chains
 //! `LATENCY + 1` clocks of it into one combinational circuit with a free
@@ -30,11 +34,21 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use unroll::Register;
 
-/// The values of a counterexample at each clock, and the free start state.
+/// Clocks unrolled before the checked one (see [`unroll`]).
+pub const PRE: usize = LATENCY;
+
+/// The inputs of a counterexample at each clock: `PRE` clocks, the checked
+/// clock (its op the op proved), and `LATENCY` more.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cex {
-    /// `(op, vec, vbool, in_valid, rst_n)` at clocks 0..=LATENCY; op of clock 0 is the op proved.
     pub clocks: Vec<Clock>,
+}
+
+impl Cex {
+    /// The checked clock's inputs.
+    pub fn checked(&self) -> Option<&Clock> {
+        self.clocks.get(PRE)
+    }
 }
 
 /// The unit's inputs at one clock.
@@ -201,7 +215,7 @@ impl Prover {
             write(&tmp.join("cut.ys"), &cut)?;
             run_yosys_in(&tmp, "cut.ys", Duration::from_secs(600))?;
             let regs = unroll::registers(&read(&tmp.join("step.json"))?)?;
-            write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, LATENCY))?;
+            write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, PRE, LATENCY))?;
             let unrolled = format!(
                 "read_verilog step.v\nread_verilog unrolled.v\nhierarchy -check -top {}\nproc\nflatten\nopt_clean\n\
                  write_rtlil unrolled.il\n",
@@ -264,7 +278,7 @@ impl Prover {
                 .map_err(|e| format!("cannot create {}: {e}", d.display()))
                 .and_then(|_| write(&d.join("reference.v"), &reference::verilog(op)))
                 .and_then(|_| {
-                    write(&d.join("miter.v"), &unroll::miter(&self.regs, LATENCY, op.code(), reference::MODULE))
+                    write(&d.join("miter.v"), &unroll::miter(&self.regs, PRE, LATENCY, op.code(), reference::MODULE))
                 });
             if let Err(e) = made {
                 prepared.push(Err(e));
@@ -353,8 +367,8 @@ pub fn parse_cex(cex: &str, map: &str, op: Op) -> Result<Cex, String> {
             names.insert(index, (wire.to_string(), bit));
         }
     }
-    let mut clocks = vec![Clock::default(); LATENCY + 1];
-    clocks[0].op = op.code();
+    let mut clocks = vec![Clock::default(); PRE + LATENCY + 1];
+    clocks[PRE].op = op.code();
     let mut seen = 0;
     for line in cex.lines().filter(|l| l.starts_with("pi")) {
         let (lhs, value) = line.split_once('=').ok_or_else(|| format!("bad counterexample line '{line}'"))?;
@@ -376,7 +390,7 @@ pub fn parse_cex(cex: &str, map: &str, op: Op) -> Result<Cex, String> {
         // number and cannot be driven in a simulator.
         let Some((name, k)) = wire.rsplit_once('_') else { continue };
         let Ok(k) = k.parse::<usize>() else { continue };
-        if k > LATENCY {
+        if k > PRE + LATENCY {
             continue;
         }
         let c = &mut clocks[k];
@@ -402,19 +416,24 @@ mod tests {
 
     #[test]
     fn counterexamples_are_read_bit_by_bit() {
-        let map = "input 0 0 vec_0\ninput 1 9 vec_0\ninput 2 0 in_valid_0\ninput 3 0 rst_3\ninput 4 2 op_4\ninput 5 1 vbool_0\ninput 6 0 s0_valid_q_0_q\n";
+        let map = format!(
+            "input 0 0 vec_{p}\ninput 1 9 vec_{p}\ninput 2 0 in_valid_{p}\ninput 3 0 rst_3\ninput 4 2 op_4\ninput 5 1 vbool_{p}\ninput 6 0 s0_valid_q_0_q\n",
+            p = PRE
+        );
+        let map = map.as_str();
         let cex =
             "# FALSIFYING OUTPUTS: po0\npi000@0=1\npi001@0=1\npi002@0=1\npi003@0=1\npi004@0=1\npi005@0=0\npi006@0=1\n";
         let op = Op::new(Family::Add, Form::H16, false);
         let c = parse_cex(cex, map, op).unwrap();
-        assert_eq!(c.clocks.len(), LATENCY + 1);
-        assert_eq!(c.clocks[0].op, op.code());
-        assert_eq!(c.clocks[0].vec[0], 1);
-        assert_eq!(c.clocks[0].vec[1], 2);
-        assert!(c.clocks[0].in_valid);
+        assert_eq!(c.clocks.len(), PRE + LATENCY + 1);
+        let k = c.checked().unwrap();
+        assert_eq!(k.op, op.code());
+        assert_eq!(k.vec[0], 1);
+        assert_eq!(k.vec[1], 2);
+        assert!(k.in_valid);
+        assert_eq!(k.vbool, 0);
         assert!(c.clocks[3].rst_n && !c.clocks[2].rst_n);
         assert_eq!(c.clocks[4].op, 4);
-        assert_eq!(c.clocks[0].vbool, 0);
         assert!(parse_cex("pi009@0=1", map, op).unwrap_err().contains("names no input"));
         assert!(parse_cex("", map, op).unwrap_err().contains("names no input"));
     }

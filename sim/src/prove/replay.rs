@@ -1,10 +1,11 @@
 //! Replay a counterexample: drive the RTL under Icarus with its inputs clock
-//! by clock (the start state is the simulator's own: the RTL's `initial`
-//! values), read the outputs `LATENCY` edges after clock 0, and hold them to
-//! the golden model of clock 0's op and vector. A VCD of the run is kept
+//! by clock, the `PRE` clocks before the checked one included (the start
+//! state is the simulator's own: the RTL's `initial` values), read the
+//! outputs `LATENCY` edges after the checked clock, and hold them to the
+//! golden model of its op and vector. A VCD of the run is kept
 //! beside the proof's files.
 
-use super::Cex;
+use super::{Cex, PRE};
 use crosslane_golden::{Op, Vec512};
 use crosslane_hdl::LATENCY;
 use std::fmt::Write;
@@ -47,9 +48,9 @@ impl Replayed {
 
 /// The expected outputs: `live` and the golden result of clock 0.
 pub fn expected(cex: &Cex) -> Result<(bool, u32, u64), String> {
-    let c0 = cex.clocks.first().ok_or("empty counterexample")?;
+    let c0 = cex.checked().ok_or("counterexample without its checked clock")?;
     let op = Op::from_code(c0.op).ok_or_else(|| format!("op code {:03x} names no op", c0.op))?;
-    let live = c0.in_valid && cex.clocks.iter().take(LATENCY).all(|c| c.rst_n);
+    let live = c0.in_valid && cex.clocks.iter().skip(PRE).take(LATENCY).all(|c| c.rst_n);
     let out = op.eval(&Vec512(c0.vec), c0.vbool);
     Ok((live, out.value, out.mask.unwrap_or(0)))
 }
