@@ -167,15 +167,9 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
                 s as u32 & result_mask
             }
         }
-        Fold::Sum { signed: false, .. } => x.iter().fold(0u32, |a, &b| a.wrapping_add(b.to_u32())) & result_mask,
+        Fold::Sum { signed: false, .. } => sum_unsigned(x.iter().copied()) & result_mask,
         Fold::Extremum { signed, max } => {
-            let keys: [T::Fast; L] = std::array::from_fn(|l| x[l].to_fast(signed));
-            let best = if max {
-                keys.iter().fold(T::FAST_MIN, |a, &b| a.max(b))
-            } else {
-                keys.iter().fold(T::FAST_MAX, |a, &b| a.min(b))
-            };
-            let value = T::from_fast(best, signed);
+            let value = extremum_of(x.iter().copied(), signed, max);
             if op.family.has_mask() {
                 // Active lanes hold their own bits, so the raw vector's ties,
                 // restricted to the active lanes, are the tie set.
@@ -188,9 +182,7 @@ fn reduce<T: Lane, const L: usize>(op: Op, v: &Vec512, active: u64) -> Outcome {
         }
         Fold::Num { max: true } => num_fold::<T, L, true>(&x, op.identity()),
         Fold::Num { max: false } => num_fold::<T, L, false>(&x, op.identity()),
-        Fold::And => x.iter().fold(T::ONES, |a, &b| a & b).to_u32(),
-        Fold::Or => x.iter().fold(T::ZERO, |a, &b| a | b).to_u32(),
-        Fold::Xor => x.iter().fold(T::ZERO, |a, &b| a ^ b).to_u32(),
+        fold @ (Fold::And | Fold::Or | Fold::Xor) => bitwise(fold, x.iter().copied()),
     };
     Outcome { value, mask: None }
 }
@@ -287,12 +279,35 @@ fn sum_signed<T: Lane>(v: &Vec512) -> i32 {
     flipped.wrapping_sub(lanes.wrapping_mul(T::SIGN.to_u32())) as i32
 }
 
-/// Extremum of the lanes in the Fast order.
+/// Extremum of the lanes of a vector in the Fast order.
 #[inline(always)]
 fn extremum<T: Lane>(v: &Vec512, signed: bool, max: bool) -> T {
-    let keys = T::lanes(v).map(|x| x.to_fast(signed));
+    extremum_of(T::lanes(v), signed, max)
+}
+
+/// The one extremum kernel, over any lanes (the batch loop's and the
+/// single case's).
+#[inline(always)]
+fn extremum_of<T: Lane>(lanes: impl Iterator<Item = T>, signed: bool, max: bool) -> T {
+    let keys = lanes.map(|x| x.to_fast(signed));
     let best = if max { keys.fold(T::FAST_MIN, |a, b| a.max(b)) } else { keys.fold(T::FAST_MAX, |a, b| a.min(b)) };
     T::from_fast(best, signed)
+}
+
+/// The one unsigned-sum kernel, wrapping at 32 bits.
+#[inline(always)]
+fn sum_unsigned<T: Lane>(lanes: impl Iterator<Item = T>) -> u32 {
+    lanes.fold(0u32, |a, b| a.wrapping_add(b.to_u32()))
+}
+
+/// The one kernel of the bitwise folds.
+#[inline(always)]
+fn bitwise<T: Lane>(fold: Fold, lanes: impl Iterator<Item = T>) -> u32 {
+    match fold {
+        Fold::And => lanes.fold(T::ONES, |a, b| a & b).to_u32(),
+        Fold::Or => lanes.fold(T::ZERO, |a, b| a | b).to_u32(),
+        _ => lanes.fold(T::ZERO, |a, b| a ^ b).to_u32(),
+    }
 }
 
 /// maximumNumber (`MAX`) or minimumNumber of the lanes, by a log-step tree
@@ -348,9 +363,7 @@ fn batch_full<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], out: &mut BatchO
                 *x = (*x as i32).clamp(i16::MIN as i32, i16::MAX as i32) as u32 & rm;
             }
         }
-        Fold::Sum { signed: false, .. } => {
-            vals.extend(vecs.iter().map(|v| T::lanes(v).fold(0u32, |a, b| a.wrapping_add(b.to_u32())) & rm))
-        }
+        Fold::Sum { signed: false, .. } => vals.extend(vecs.iter().map(|v| sum_unsigned(T::lanes(v)) & rm)),
         Fold::Extremum { signed, max } => {
             let with_mask = op.family.has_mask();
             match (signed, max) {
@@ -364,9 +377,10 @@ fn batch_full<T: Lane, const L: usize>(op: Op, vecs: &[Vec512], out: &mut BatchO
         Fold::Num { max: false } => {
             vals.extend(vecs.iter().map(|v| num_fold::<T, L, false>(&T::load(v), op.identity())))
         }
-        Fold::And => vals.extend(vecs.iter().map(|v| T::lanes(v).fold(T::ONES, |a, b| a & b).to_u32())),
-        Fold::Or => vals.extend(vecs.iter().map(|v| T::lanes(v).fold(T::ZERO, |a, b| a | b).to_u32())),
-        Fold::Xor => vals.extend(vecs.iter().map(|v| T::lanes(v).fold(T::ZERO, |a, b| a ^ b).to_u32())),
+        // One arm per fold, so the kernel's match folds away in each loop.
+        Fold::And => vals.extend(vecs.iter().map(|v| bitwise(Fold::And, T::lanes(v)))),
+        Fold::Or => vals.extend(vecs.iter().map(|v| bitwise(Fold::Or, T::lanes(v)))),
+        Fold::Xor => vals.extend(vecs.iter().map(|v| bitwise(Fold::Xor, T::lanes(v)))),
     }
 }
 
