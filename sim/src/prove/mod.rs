@@ -2,9 +2,9 @@
 //! checked-in `generated/rtl/crosslane_reduce.v`) against an independent
 //! reference ([`reference`]), one proof per op.
 //!
-//! (The unrolled circuit also carries `PRE` clocks before the checked one,
-//! so that a counterexample's state is reachable and replays; see
-//! [`unroll`].)
+//! (An op that fails is solved again with `PRE` clocks unrolled before the
+//! checked one, so that the counterexample's state is reachable and
+//! replays; see [`unroll`].)
 //!
 //! The proof is sequential and leaves everything free but the op of the
 //! checked clock. yosys cuts the unit's flip-flops and [`unroll`] chains
@@ -182,13 +182,111 @@ fn key(rtl: &[u8]) -> u64 {
     h
 }
 
-/// The unrolled unit of one RTL file, built once into the cache.
+/// Cut and unroll `rtl` with `pre` clocks before the checked one into
+/// `cache/prove-KEY-preN/` (`unrolled.il`, `step.json`), or reuse it.
+fn prepare(rtl: &Path, text: &[u8], pre: usize) -> Result<PathBuf, String> {
+    let dir = cache_root().join(format!("prove-{:016x}-pre{pre}", key(text)));
+    if dir.join("step.json").is_file() && dir.join("unrolled.il").is_file() {
+        return Ok(dir);
+    }
+    let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+    let cut = format!(
+        "read_verilog {rtl}\nhierarchy -check -top crosslane_reduce\nproc\nflatten\nopt_clean -purge\n\
+         expose -evert-dff t:$dff\nopt_clean -purge\nrename crosslane_reduce {step}\n\
+         write_verilog -noattr step.v\nwrite_json step.json\n",
+        rtl = rtl.display(),
+        step = unroll::STEP_MODULE
+    );
+    write(&tmp.join("cut.ys"), &cut)?;
+    run_yosys_in(&tmp, "cut.ys", Duration::from_secs(600))?;
+    let regs = unroll::registers(&read(&tmp.join("step.json"))?)?;
+    write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, pre, LATENCY))?;
+    let unrolled = format!(
+        "read_verilog step.v\nread_verilog unrolled.v\nhierarchy -check -top {}\nproc\nflatten\nopt_clean\n\
+         write_rtlil unrolled.il\n",
+        unroll::UNROLLED_MODULE
+    );
+    write(&tmp.join("unroll.ys"), &unrolled)?;
+    run_yosys_in(&tmp, "unroll.ys", Duration::from_secs(600))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::rename(&tmp, &dir).map_err(|e| format!("cannot move {} into place: {e}", tmp.display()))?;
+    Ok(dir)
+}
+
+/// Build the AIG of each op's miter in `base/ops/OP/` with one yosys run.
+fn build_aigs(
+    base: &Path,
+    regs: &[Register],
+    pre: usize,
+    ops: &[Op],
+    tag: &str,
+    limit: Duration,
+) -> Vec<Result<(), String>> {
+    let mut script = String::from("read_rtlil unrolled.il\ndesign -save unrolled\n");
+    let mut prepared = Vec::new();
+    for &op in ops {
+        let d = base.join("ops").join(op.name());
+        let made = std::fs::create_dir_all(&d)
+            .map_err(|e| format!("cannot create {}: {e}", d.display()))
+            .and_then(|_| write(&d.join("reference.v"), &reference::verilog(op)))
+            .and_then(|_| write(&d.join("miter.v"), &unroll::miter(regs, pre, LATENCY, op.code(), reference::MODULE)));
+        if let Err(e) = made {
+            prepared.push(Err(e));
+            continue;
+        }
+        let _ = std::fs::remove_file(d.join("miter.aig"));
+        script.push_str(&format!(
+            "design -load unrolled\nread_verilog {d}/reference.v {d}/miter.v\nhierarchy -check -top crosslane_miter\n\
+             proc\nflatten\nopt_expr\nopt_clean\nopt_expr\nopt_clean\ntechmap\nopt_expr\nopt_clean\nsetundef -anyseq\naigmap\nwrite_aiger -zinit -map {d}/miter.map {d}/miter.aig\n",
+            d = d.display()
+        ));
+        prepared.push(Ok(()));
+    }
+    let script_path = base.join(format!("batch-{tag}.ys"));
+    let built =
+        write(&script_path, &script).and_then(|_| run_yosys_in(base, &script_path.to_string_lossy(), limit * 4));
+    prepared.into_iter().map(|p| p.and(built.clone())).collect()
+}
+
+/// ABC's verdict on a miter.
+enum Verdict {
+    Unsat,
+    Sat,
+    Timeout,
+}
+
+fn abc(d: &Path, limit: Duration) -> Result<Verdict, String> {
+    let script = format!("read_aiger {0}/miter.aig; strash; iprove; write_cex -n {0}/miter.cex", d.display());
+    let _ = std::fs::remove_file(d.join("miter.cex"));
+    let out = match run_limited(Command::new("yosys-abc").arg("-q").arg(&script), limit)? {
+        None => return Ok(Verdict::Timeout),
+        Some(o) => o,
+    };
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    if text.contains("UNSATISFIABLE") {
+        Ok(Verdict::Unsat)
+    } else if text.contains("SATISFIABLE") {
+        Ok(Verdict::Sat)
+    } else {
+        Err(format!("ABC gave no verdict:\n{}", tail(text.as_bytes())))
+    }
+}
+
+/// The unrolled unit of one RTL file, built once into the cache. Proofs run
+/// on the unit unrolled from the checked clock with a free state (the
+/// strongest claim, and the fastest); an op that fails is solved again on
+/// the unit unrolled with [`PRE`] clocks before, for a counterexample whose
+/// state inputs reach, which [`replay`] runs in a simulator.
 pub struct Prover {
     pub rtl: PathBuf,
     pub dir: PathBuf,
     pub regs: Vec<Register>,
-    /// Time to cut and unroll (0 when it came from the cache).
+    /// Time to cut and unroll (near 0 when it came from the cache).
     pub prepare_secs: f64,
+    text: Vec<u8>,
+    replay_base: Mutex<Option<PathBuf>>,
 }
 
 impl Prover {
@@ -196,38 +294,11 @@ impl Prover {
     pub fn new(rtl: &Path) -> Result<Prover, String> {
         available()?;
         let text = std::fs::read(rtl).map_err(|e| format!("cannot read the RTL {}: {e}", rtl.display()))?;
-        let dir = cache_root().join(format!("prove-{:016x}", key(&text)));
         let rtl = std::fs::canonicalize(rtl).map_err(|e| format!("{}: {e}", rtl.display()))?;
-        let json = dir.join("step.json");
-        let base = dir.join("unrolled.il");
         let start = Instant::now();
-        if !(json.is_file() && base.is_file()) {
-            let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&tmp);
-            std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
-            let cut = format!(
-                "read_verilog {rtl}\nhierarchy -check -top crosslane_reduce\nproc\nflatten\nopt_clean -purge\n\
-                 expose -evert-dff t:$dff\nopt_clean -purge\nrename crosslane_reduce {step}\n\
-                 write_verilog -noattr step.v\nwrite_json step.json\n",
-                rtl = rtl.display(),
-                step = unroll::STEP_MODULE
-            );
-            write(&tmp.join("cut.ys"), &cut)?;
-            run_yosys_in(&tmp, "cut.ys", Duration::from_secs(600))?;
-            let regs = unroll::registers(&read(&tmp.join("step.json"))?)?;
-            write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, PRE, LATENCY))?;
-            let unrolled = format!(
-                "read_verilog step.v\nread_verilog unrolled.v\nhierarchy -check -top {}\nproc\nflatten\nopt_clean\n\
-                 write_rtlil unrolled.il\n",
-                unroll::UNROLLED_MODULE
-            );
-            write(&tmp.join("unroll.ys"), &unrolled)?;
-            run_yosys_in(&tmp, "unroll.ys", Duration::from_secs(600))?;
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::rename(&tmp, &dir).map_err(|e| format!("cannot move {} into place: {e}", tmp.display()))?;
-        }
-        let regs = unroll::registers(&read(&json)?)?;
-        Ok(Prover { rtl, dir, regs, prepare_secs: start.elapsed().as_secs_f64() })
+        let dir = prepare(&rtl, &text, 0)?;
+        let regs = unroll::registers(&read(&dir.join("step.json"))?)?;
+        Ok(Prover { rtl, dir, regs, prepare_secs: start.elapsed().as_secs_f64(), text, replay_base: Mutex::new(None) })
     }
 
     /// Prove `ops` on `jobs` threads, each op given `limit` of solver time.
@@ -263,47 +334,18 @@ impl Prover {
         out
     }
 
-    fn op_dir(&self, op: Op) -> PathBuf {
-        self.dir.join("ops").join(op.name())
-    }
-
     /// One yosys run builds the AIGs of a batch of ops; ABC proves each.
     fn prove_batch(&self, ops: &[Op], worker: usize, limit: Duration) -> Vec<OpProof> {
         let start = Instant::now();
-        let mut script = String::from("read_rtlil unrolled.il\ndesign -save unrolled\n");
-        let mut prepared = Vec::new();
-        for &op in ops {
-            let d = self.op_dir(op);
-            let made = std::fs::create_dir_all(&d)
-                .map_err(|e| format!("cannot create {}: {e}", d.display()))
-                .and_then(|_| write(&d.join("reference.v"), &reference::verilog(op)))
-                .and_then(|_| {
-                    write(&d.join("miter.v"), &unroll::miter(&self.regs, PRE, LATENCY, op.code(), reference::MODULE))
-                });
-            if let Err(e) = made {
-                prepared.push(Err(e));
-                continue;
-            }
-            let _ = std::fs::remove_file(d.join("miter.aig"));
-            script.push_str(&format!(
-                "design -load unrolled\nread_verilog {d}/reference.v {d}/miter.v\nhierarchy -check -top crosslane_miter\n\
-                 proc\nflatten\nopt_expr\nopt_clean\nopt_expr\nopt_clean\ntechmap\nopt_expr\nopt_clean\nsetundef -anyseq\naigmap\nwrite_aiger -zinit -map {d}/miter.map {d}/miter.aig\n",
-                d = d.display()
-            ));
-            prepared.push(Ok(()));
-        }
-        let script_path = self.dir.join(format!("batch{worker}.ys"));
-        let built = write(&script_path, &script)
-            .and_then(|_| run_yosys_in(&self.dir, &script_path.to_string_lossy(), limit * 4));
+        let built = build_aigs(&self.dir, &self.regs, 0, ops, &worker.to_string(), limit);
         let build_secs = start.elapsed().as_secs_f64() / ops.len() as f64;
         ops.iter()
-            .zip(prepared)
-            .map(|(&op, made)| {
+            .zip(built)
+            .map(|(&op, built)| {
                 let t = Instant::now();
-                let status = match (&built, made) {
-                    (_, Err(e)) => Status::Error(e),
-                    (Err(e), _) => Status::Error(e.clone()),
-                    (Ok(()), Ok(())) => self.solve(op, limit),
+                let status = match built {
+                    Err(e) => Status::Error(e),
+                    Ok(()) => self.solve(op, limit),
                 };
                 OpProof { op, status, secs: build_secs + t.elapsed().as_secs_f64() }
             })
@@ -311,29 +353,49 @@ impl Prover {
     }
 
     fn solve(&self, op: Op, limit: Duration) -> Status {
-        let d = self.op_dir(op);
-        let abc = format!("read_aiger {0}/miter.aig; strash; iprove; write_cex -n {0}/miter.cex", d.display());
-        let _ = std::fs::remove_file(d.join("miter.cex"));
-        let out = match run_limited(Command::new("yosys-abc").arg("-q").arg(&abc), limit) {
-            Err(e) => return Status::Error(e),
-            Ok(None) => return Status::Timeout,
-            Ok(Some(o)) => o,
-        };
-        let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-        if text.contains("UNSATISFIABLE") {
-            Status::Proven
-        } else if text.contains("SATISFIABLE") {
-            let cex =
-                read(&d.join("miter.cex")).and_then(|c| read(&d.join("miter.map")).and_then(|m| parse_cex(&c, &m, op)));
-            match cex {
-                Ok(cex) => {
-                    let replay = replay::replay(&self.rtl, &cex, &d);
-                    Status::Counterexample { cex, replay }
+        match abc(&self.dir.join("ops").join(op.name()), limit) {
+            Err(e) => Status::Error(e),
+            Ok(Verdict::Timeout) => Status::Timeout,
+            Ok(Verdict::Unsat) => Status::Proven,
+            Ok(Verdict::Sat) => self.counterexample(op, limit),
+        }
+    }
+
+    /// The op failed: solve it again with `PRE` clocks before the checked
+    /// one for a counterexample that replays, and replay it.
+    fn counterexample(&self, op: Op, limit: Duration) -> Status {
+        let base = {
+            let mut slot = self.replay_base.lock().unwrap_or_else(|e| e.into_inner());
+            if slot.is_none() {
+                match prepare(&self.rtl, &self.text, PRE) {
+                    Ok(d) => *slot = Some(d),
+                    Err(e) => return Status::Error(format!("not proven; unrolling for a counterexample failed: {e}")),
                 }
-                Err(e) => Status::Error(format!("ABC found a counterexample that cannot be read: {e}")),
             }
-        } else {
-            Status::Error(format!("ABC gave no verdict:\n{}", tail(text.as_bytes())))
+            slot.clone().unwrap_or_default()
+        };
+        let tag = format!("cex-{}", op.name());
+        if let Some(Err(e)) = build_aigs(&base, &self.regs, PRE, &[op], &tag, limit).pop() {
+            return Status::Error(format!("not proven; building the counterexample's miter failed: {e}"));
+        }
+        let d = base.join("ops").join(op.name());
+        match abc(&d, limit) {
+            Err(e) => Status::Error(format!("not proven; {e}")),
+            Ok(Verdict::Timeout) => Status::Error("not proven; no counterexample within the time limit".into()),
+            Ok(Verdict::Unsat) => Status::Error(
+                "not proven: the outputs go wrong only from a register state no input sequence reaches".into(),
+            ),
+            Ok(Verdict::Sat) => {
+                let cex = read(&d.join("miter.cex"))
+                    .and_then(|c| read(&d.join("miter.map")).and_then(|m| parse_cex(&c, &m, op)));
+                match cex {
+                    Ok(cex) => {
+                        let replay = replay::replay(&self.rtl, &cex, &d);
+                        Status::Counterexample { cex, replay }
+                    }
+                    Err(e) => Status::Error(format!("ABC found a counterexample that cannot be read: {e}")),
+                }
+            }
         }
     }
 }
