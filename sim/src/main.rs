@@ -243,7 +243,7 @@ fn prove(
         "prove: {} cut into {} registers, unrolled over {} clocks in {:.1} s ({})",
         rtl.display(),
         prover.regs.len(),
-        prove::PRE + crosslane_hdl::LATENCY + 1,
+        crosslane_hdl::LATENCY + 1,
         prover.prepare_secs,
         prover.dir.display()
     );
