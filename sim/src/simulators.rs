@@ -42,7 +42,7 @@ impl Simulator {
     }
 }
 
-fn on_path(tool: &str) -> bool {
+pub(crate) fn on_path(tool: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
 }
 
@@ -75,7 +75,7 @@ pub fn cache_root() -> PathBuf {
 }
 
 /// FNV-1a, 64 bits: a build key that never changes across Rust versions.
-fn fnv1a(data: &[&[u8]]) -> u64 {
+pub(crate) fn fnv1a(data: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for d in data {
         for &b in d.iter() {
@@ -226,7 +226,7 @@ pub fn build_files(sim: Simulator, files: Vec<GeneratedFile>) -> Result<Build, E
     Ok(Build { sim, dir, exe, build_secs, cached: false })
 }
 
-fn tail(s: &str, lines: usize) -> String {
+pub(crate) fn tail(s: &str, lines: usize) -> String {
     let all: Vec<&str> = s.lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
 }

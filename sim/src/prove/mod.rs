@@ -24,7 +24,7 @@ pub mod reference;
 pub mod replay;
 pub mod unroll;
 
-use crate::simulators::cache_root;
+use crate::simulators::{cache_root, fnv1a, on_path, tail};
 use crosslane_golden::Op;
 use crosslane_hdl::LATENCY;
 use std::path::{Path, PathBuf};
@@ -105,10 +105,6 @@ impl OpProof {
     }
 }
 
-fn on_path(tool: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
-}
-
 /// Check that the tools are installed.
 pub fn available() -> Result<(), String> {
     for (tool, package) in [("yosys", "yosys"), ("yosys-abc", "yosys"), ("iverilog", "iverilog"), ("vvp", "iverilog")] {
@@ -160,26 +156,13 @@ fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Option<Output>, Str
     Ok(status.map(|status| Output { status, stdout, stderr }))
 }
 
-fn tail(bytes: &[u8]) -> String {
-    let s = String::from_utf8_lossy(bytes);
-    let lines: Vec<&str> = s.lines().collect();
-    lines[lines.len().saturating_sub(15)..].join("\n")
-}
-
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// FNV-1a of the RTL and of the generators' own sources: the cache key.
+/// The cache key: the RTL and the generators' own sources.
 fn key(rtl: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in [rtl, include_bytes!("unroll.rs").as_slice(), include_bytes!("mod.rs").as_slice()] {
-        for &b in part {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
+    fnv1a(&[rtl, include_bytes!("unroll.rs"), include_bytes!("mod.rs")])
 }
 
 /// Cut and unroll `rtl` with `pre` clocks before the checked one into
@@ -270,7 +253,7 @@ fn abc(d: &Path, limit: Duration) -> Result<Verdict, String> {
     } else if text.contains("SATISFIABLE") {
         Ok(Verdict::Sat)
     } else {
-        Err(format!("ABC gave no verdict:\n{}", tail(text.as_bytes())))
+        Err(format!("ABC gave no verdict:\n{}", tail(&text, 15)))
     }
 }
 
@@ -409,9 +392,12 @@ fn run_yosys_in(dir: &Path, script: &str, limit: Duration) -> Result<(), String>
     cmd.current_dir(dir).arg("-q").arg("-s").arg(script);
     match run_limited(&mut cmd, limit)? {
         None => Err(format!("yosys did not finish {script} within {limit:?}")),
-        Some(o) if !o.status.success() => {
-            Err(format!("yosys failed on {script} in {}:\n{}{}", dir.display(), tail(&o.stdout), tail(&o.stderr)))
-        }
+        Some(o) if !o.status.success() => Err(format!(
+            "yosys failed on {script} in {}:\n{}{}",
+            dir.display(),
+            tail(&String::from_utf8_lossy(&o.stdout), 15),
+            tail(&String::from_utf8_lossy(&o.stderr), 15)
+        )),
         Some(_) => Ok(()),
     }
 }
