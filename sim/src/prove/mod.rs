@@ -20,6 +20,7 @@
 //! counterexample, which [`replay`] runs through the RTL under Icarus and
 //! checks against the golden model.
 
+pub mod aig;
 pub mod reference;
 pub mod replay;
 pub mod unroll;
@@ -36,6 +37,9 @@ use unroll::Register;
 
 /// Clocks unrolled before the checked one (see [`unroll`]).
 pub const PRE: usize = LATENCY;
+
+/// From this many ops on, [`Prover::prove`] builds one shared miter.
+pub const SHARED_MIN: usize = 8;
 
 /// The inputs of a counterexample at each clock: `PRE` clocks, the checked
 /// clock (its op the op proved), and `LATENCY` more.
@@ -198,7 +202,12 @@ fn prepare(rtl: &Path, text: &[u8], pre: usize) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// Build the AIG of each op's miter in `base/ops/OP/` with one yosys run.
+/// yosys' steps from a miter's sources to an AIG.
+const TO_AIG: &str = "hierarchy -check -top crosslane_miter\nproc\nflatten\nopt_expr\nopt_clean\nopt_expr\nopt_clean\n\
+                      techmap\nopt_expr\nopt_clean\nsetundef -anyseq\naigmap\n";
+
+/// Build the AIG of each op's miter, `op_checked` tied, in `base/ops/OP/`
+/// with one yosys run.
 fn build_aigs(
     base: &Path,
     regs: &[Register],
@@ -214,15 +223,16 @@ fn build_aigs(
         let made = std::fs::create_dir_all(&d)
             .map_err(|e| format!("cannot create {}: {e}", d.display()))
             .and_then(|_| write(&d.join("reference.v"), &reference::verilog(op)))
-            .and_then(|_| write(&d.join("miter.v"), &unroll::miter(regs, pre, LATENCY, op.code(), reference::MODULE)));
+            .and_then(|_| {
+                write(&d.join("miter.v"), &unroll::miter(regs, pre, LATENCY, &[reference::module(op)], Some(op.code())))
+            });
         if let Err(e) = made {
             prepared.push(Err(e));
             continue;
         }
         let _ = std::fs::remove_file(d.join("miter.aig"));
         script.push_str(&format!(
-            "design -load unrolled\nread_verilog {d}/reference.v {d}/miter.v\nhierarchy -check -top crosslane_miter\n\
-             proc\nflatten\nopt_expr\nopt_clean\nopt_expr\nopt_clean\ntechmap\nopt_expr\nopt_clean\nsetundef -anyseq\naigmap\nwrite_aiger -zinit -map {d}/miter.map {d}/miter.aig\n",
+            "design -load unrolled\nread_verilog {d}/reference.v {d}/miter.v\n{TO_AIG}write_aiger -zinit -map {d}/miter.map {d}/miter.aig\n",
             d = d.display()
         ));
         prepared.push(Ok(()));
@@ -231,6 +241,73 @@ fn build_aigs(
     let built =
         write(&script_path, &script).and_then(|_| run_yosys_in(base, &script_path.to_string_lossy(), limit * 4));
     prepared.into_iter().map(|p| p.and(built.clone())).collect()
+}
+
+/// One AIG of the miter of many ops with `op_checked` free, from which
+/// each op's miter is a cofactor.
+struct Shared {
+    aig: aig::Aig,
+    /// The AIG input of each `op_checked` bit (`None`: yosys dropped it).
+    op_inputs: [Option<usize>; 9],
+    /// The AIG output of each op's `bad` bit, in the order of the ops.
+    outputs: Vec<usize>,
+}
+
+impl Shared {
+    /// Build it with one yosys run into `base/shared-KEY/`, or reuse it.
+    fn build(base: &Path, regs: &[Register], ops: &[Op], limit: Duration) -> Result<Shared, String> {
+        let references: String = ops.iter().map(|&op| reference::verilog(op)).collect();
+        let modules: Vec<String> = ops.iter().map(|&op| reference::module(op)).collect();
+        let miter = unroll::miter(regs, 0, LATENCY, &modules, None);
+        // The sources name the cache: a changed reference or op list builds anew.
+        let dir = base.join(format!("shared-{:016x}", fnv1a(&[references.as_bytes(), miter.as_bytes()])));
+        if !(dir.join("miter.aig").is_file() && dir.join("miter.map").is_file()) {
+            let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&tmp);
+            std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+            write(&tmp.join("references.v"), &references)?;
+            write(&tmp.join("miter.v"), &miter)?;
+            let script = format!(
+                "read_rtlil ../unrolled.il\nread_verilog references.v miter.v\n{TO_AIG}write_aiger -zinit -map miter.map miter.aig\n"
+            );
+            write(&tmp.join("shared.ys"), &script)?;
+            run_yosys_in(&tmp, "shared.ys", limit * 4)?;
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::rename(&tmp, &dir).map_err(|e| format!("cannot move {} into place: {e}", tmp.display()))?;
+        }
+        let bytes = std::fs::read(dir.join("miter.aig")).map_err(|e| format!("cannot read the shared AIG: {e}"))?;
+        let aig = aig::Aig::parse(&bytes)?;
+        let mut op_inputs = [None; 9];
+        let mut outputs = vec![None; ops.len()];
+        for line in read(&dir.join("miter.map"))?.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let (Some(index), Some(bit)) =
+                (f.get(1).and_then(|n| n.parse::<usize>().ok()), f.get(2).and_then(|n| n.parse::<usize>().ok()))
+            else {
+                continue;
+            };
+            match (f[0], f.get(3)) {
+                ("input", Some(&"op_checked")) if bit < 9 => op_inputs[bit] = Some(index),
+                ("output", Some(&"bad")) if bit < ops.len() => outputs[bit] = Some(index),
+                _ => {}
+            }
+        }
+        let outputs = outputs
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| o.ok_or_else(|| format!("the shared AIG has no output for {}", ops[i].name())))
+            .collect::<Result<Vec<usize>, String>>()?;
+        Ok(Shared { aig, op_inputs, outputs })
+    }
+
+    /// Op `i`'s miter (`op` is `ops[i]`) into `d/miter.aig`.
+    fn write_op(&self, i: usize, op: Op, d: &Path) -> Result<(), String> {
+        let ties: Vec<(usize, bool)> =
+            (0..9).filter_map(|bit| self.op_inputs[bit].map(|input| (input, op.code() >> bit & 1 == 1))).collect();
+        let one = self.aig.cofactor(&ties, self.outputs[i])?;
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        std::fs::write(d.join("miter.aig"), one.write()).map_err(|e| format!("cannot write {}: {e}", d.display()))
+    }
 }
 
 /// ABC's verdict on a miter.
@@ -285,7 +362,9 @@ impl Prover {
     }
 
     /// Prove `ops` on `jobs` threads, each op given `limit` of solver time.
-    /// `progress` is called after each op.
+    /// `progress` is called after each op. From [`SHARED_MIN`] ops on,
+    /// each job's yosys run builds one miter of every `jobs`-th op (see
+    /// [`aig`]); fewer ops are built one by one.
     pub fn prove(
         &self,
         ops: &[Op],
@@ -293,19 +372,48 @@ impl Prover {
         limit: Duration,
         progress: &(dyn Fn(&OpProof) + Sync),
     ) -> Vec<OpProof> {
+        let start = Instant::now();
+        // The shared miters: one per job, of every `jobs`-th op, built side by side.
+        let groups = if ops.len() >= SHARED_MIN { jobs.clamp(1, ops.len()) } else { 0 };
+        let built: Vec<Result<Shared, String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..groups)
+                .map(|g| {
+                    let group: Vec<Op> = ops.iter().skip(g).step_by(groups).copied().collect();
+                    s.spawn(move || Shared::build(&self.dir, &self.regs, &group, limit))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err("building a shared miter panicked".into())))
+                .collect()
+        });
+        if let Some(Err(e)) = built.iter().find(|b| b.is_err()) {
+            let out: Vec<OpProof> =
+                ops.iter().map(|&op| OpProof { op, status: Status::Error(e.clone()), secs: 0.0 }).collect();
+            out.iter().for_each(progress);
+            return out;
+        }
+        let shared: Vec<Shared> = built.into_iter().flatten().collect();
+        let shared_secs = start.elapsed().as_secs_f64() * groups as f64 / ops.len().max(1) as f64;
         let next = AtomicUsize::new(0);
         let results = Mutex::new(Vec::new());
-        let batch = 6;
+        let batch = if groups > 0 { 1 } else { 6 };
         std::thread::scope(|s| {
             for worker in 0..jobs.max(1) {
-                let (next, results) = (&next, &results);
+                let (next, results, shared) = (&next, &results, &shared);
                 s.spawn(move || loop {
                     let start = next.fetch_add(batch, Ordering::SeqCst);
                     if start >= ops.len() {
                         break;
                     }
                     let chunk = &ops[start..(start + batch).min(ops.len())];
-                    for p in self.prove_batch(chunk, worker, limit) {
+                    let done = if groups > 0 {
+                        let miter = &shared[start % groups];
+                        vec![self.prove_shared(miter, start / groups, ops[start], shared_secs, limit)]
+                    } else {
+                        self.prove_batch(chunk, worker, limit)
+                    };
+                    for p in done {
                         progress(&p);
                         results.lock().unwrap_or_else(|e| e.into_inner()).push(p);
                     }
@@ -315,6 +423,16 @@ impl Prover {
         let mut out = results.into_inner().unwrap_or_else(|e| e.into_inner());
         out.sort_by_key(|p| ops.iter().position(|o| *o == p.op));
         out
+    }
+
+    /// Op `i` of the shared miter: cofactor, then ABC.
+    fn prove_shared(&self, shared: &Shared, i: usize, op: Op, shared_secs: f64, limit: Duration) -> OpProof {
+        let t = Instant::now();
+        let status = match shared.write_op(i, op, &self.dir.join("ops").join(op.name())) {
+            Err(e) => Status::Error(e),
+            Ok(()) => self.solve(op, limit),
+        };
+        OpProof { op, status, secs: shared_secs + t.elapsed().as_secs_f64() }
     }
 
     /// One yosys run builds the AIGs of a batch of ops; ABC proves each.

@@ -31,8 +31,10 @@
 use crosslane_golden::{Fold, Op};
 use std::fmt::Write;
 
-/// The module name every reference uses.
-pub const MODULE: &str = "crosslane_ref";
+/// The name of `op`'s reference module.
+pub fn module(op: Op) -> String {
+    format!("crosslane_ref_{}", op.name())
+}
 
 /// The reference module of `op`.
 pub fn verilog(op: Op) -> String {
@@ -49,7 +51,8 @@ pub fn verilog(op: Op) -> String {
     );
     let _ = writeln!(
         v,
-        "module {MODULE}(input wire [511:0] vec, input wire [63:0] vbool, output wire [31:0] result, output wire [63:0] mask);"
+        "module {}(input wire [511:0] vec, input wire [63:0] vbool, output wire [31:0] result, output wire [63:0] mask);",
+        module(op)
     );
     if op.family.is_vbool_fold() {
         let op_char = if op.family.fold() == Fold::And { "&" } else { "|" };

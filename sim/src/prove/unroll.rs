@@ -140,31 +140,38 @@ pub fn unrolled(regs: &[Register], pre: usize, latency: usize) -> String {
     v
 }
 
-/// The miter of one op: the unrolled unit with `op_0` tied to `code`, the
-/// reference of step 0's vector, and `bad`, high when the outputs break
-/// the port contract: `out_valid_o` must equal `live`, and while it is high
-/// `result_o` and `mask_o` must equal the reference, all 32 and 64 bits.
-pub fn miter(regs: &[Register], pre: usize, latency: usize, code: u16, reference: &str) -> String {
+/// The miter: the unrolled unit, the reference modules `references` of
+/// step `pre`'s vector, and `bad[i]`, high when the outputs break the port
+/// contract against reference `i`: `out_valid_o` must equal `live`, and
+/// while it is high `result_o` and `mask_o` must equal the reference, all
+/// 32 and 64 bits. `tie` ties `op_checked` to a code; otherwise it is an
+/// input, for [`super::aig::Aig::cofactor`] to tie per op.
+pub fn miter(regs: &[Register], pre: usize, latency: usize, references: &[String], tie: Option<u16>) -> String {
     let mut v = String::new();
     let inputs = free_inputs(regs, pre, latency);
     let mut ports: Vec<String> = inputs.iter().map(|(n, w)| format!("input wire [{}:0] {n}", w - 1)).collect();
-    ports.push("output wire bad".to_string());
+    if tie.is_none() {
+        ports.insert(0, "input wire [8:0] op_checked".to_string());
+    }
+    ports.push(format!("output wire [{}:0] bad", references.len().max(1) - 1));
     let _ = writeln!(v, "module crosslane_miter(\n  {}\n);", ports.join(",\n  "));
-    let _ =
-        writeln!(v, "  wire out_valid_o, live;\n  wire [31:0] result_o, ref_result;\n  wire [63:0] mask_o, ref_mask;");
-    let mut conns: Vec<String> = vec![format!(".op_checked(9'h{code:03x})")];
+    let _ = writeln!(v, "  wire out_valid_o, live;\n  wire [31:0] result_o;\n  wire [63:0] mask_o;");
+    let mut conns: Vec<String> = match tie {
+        Some(code) => vec![format!(".op_checked(9'h{code:03x})")],
+        None => vec![".op_checked(op_checked)".to_string()],
+    };
     conns.extend(inputs.iter().map(|(n, _)| format!(".{n}({n})")));
     conns.extend(OUTPUTS.iter().map(|(n, _)| format!(".{n}({n})")));
     conns.push(".live(live)".to_string());
     let _ = writeln!(v, "  {UNROLLED_MODULE} unit(\n    {}\n  );", conns.join(",\n    "));
-    let _ = writeln!(
-        v,
-        "  {reference} reference(.vec(vec_{pre}), .vbool(vbool_{pre}), .result(ref_result), .mask(ref_mask));"
-    );
-    let _ = writeln!(
-        v,
-        "  assign bad = (out_valid_o != live) || (live && (result_o != ref_result || mask_o != ref_mask));"
-    );
+    for (i, reference) in references.iter().enumerate() {
+        let _ = writeln!(
+            v,
+            "  wire [31:0] ref_result_{i};\n  wire [63:0] ref_mask_{i};\n  \
+             {reference} reference_{i}(.vec(vec_{pre}), .vbool(vbool_{pre}), .result(ref_result_{i}), .mask(ref_mask_{i}));\n  \
+             assign bad[{i}] = (out_valid_o != live) || (live && (result_o != ref_result_{i} || mask_o != ref_mask_{i}));"
+        );
+    }
     v.push_str("endmodule\n");
     v
 }
@@ -206,7 +213,11 @@ mod tests {
         assert!(v.contains("assign live = in_valid_1 & rst_1 & rst_2;"));
         assert!(v.contains(".op_i(op_0)") && v.contains(".op_i(op_checked)") && v.contains(".op_i(op_3)"));
         assert!(!v.contains("op_1"));
-        let m = miter(&regs, 1, 2, 0x61, "crosslane_ref");
-        assert!(m.contains(".op_checked(9'h061)") && m.contains(".vec(vec_1)"));
+        let m = miter(&regs, 1, 2, &["ref_a".into()], Some(0x61));
+        assert!(m.contains(".op_checked(9'h061)") && m.contains("ref_a reference_0(.vec(vec_1)"));
+        assert!(m.contains("output wire [0:0] bad") && !m.contains("input wire [8:0] op_checked"));
+        let m = miter(&regs, 0, 2, &["ref_a".into(), "ref_b".into()], None);
+        assert!(m.contains("input wire [8:0] op_checked") && m.contains(".op_checked(op_checked)"));
+        assert!(m.contains("output wire [1:0] bad") && m.contains("assign bad[1] = ") && m.contains(".vec(vec_0)"));
     }
 }
