@@ -67,6 +67,23 @@ enum Command {
         /// Where VCDs of failing cases are written.
         #[arg(long, default_value = "target/crosslane-vcd")]
         vcd_dir: std::path::PathBuf,
+        /// Run shard i of n (1 <= i <= n) of every campaign: case k is in
+        /// shard (k mod n) + 1. `crosslane merge` combines the shards' reports.
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Write the report as JSON here (for `crosslane merge`).
+        #[arg(long)]
+        json: Option<std::path::PathBuf>,
+    },
+    /// Combine the JSON reports of a sharded verify campaign: every shard
+    /// exactly once, one campaign; prints the table, exit 1 on mismatches.
+    Merge {
+        /// The shards' reports (`verify --json`).
+        #[arg(required = true)]
+        reports: Vec<std::path::PathBuf>,
+        /// Write the merged report here.
+        #[arg(long)]
+        json: Option<std::path::PathBuf>,
     },
     /// Write generated/ (the emitted Verilog), or with --check report files that differ.
     Generate {
@@ -393,35 +410,28 @@ fn eval(kind: EngineKind) -> Result<(), String> {
     write_lines("eval", lines)
 }
 
-/// Campaign sizes of one verify run.
-struct Sizes {
-    golden: usize,
-    hdl: usize,
-    verilator: usize,
-    icarus: usize,
-}
-
-fn run_verify(seed: u64, sizes: Sizes, vcd_dir: &std::path::Path) -> Result<bool, String> {
+fn run_verify(
+    seed: u64,
+    sizes: verify::Sizes,
+    shard: &str,
+    vcd_dir: &std::path::Path,
+    json: Option<&std::path::Path>,
+) -> Result<bool, String> {
     use verify::Mixed;
+    let shard = verify::Shard::parse(shard).map_err(|e| format!("crosslane verify: {e}"))?;
     let mut report = verify::Report::default();
     let cases = Mixed::new(seed, sizes.golden, true);
-    let bar = progress_bar(cases.len() as u64);
+    let bar = progress_bar(shard.len(cases.len()) as u64);
     bar.set_message("golden");
-    verify::verify_golden(cases, &mut report, &|n| bar.inc(n));
+    verify::verify_golden(shard.of(cases), shard.index == 1, &mut report, &|n| bar.inc(n));
     bar.finish_and_clear();
     for kind in EngineKind::ALL.into_iter().filter(|k| *k != EngineKind::Golden) {
         // An engine that cannot run fails the run: verify never passes by skipping.
         let mut e = engine::open(kind).map_err(|e| format!("crosslane verify: {e}"))?;
-        let per_op = match kind {
-            EngineKind::Hdl => sizes.hdl,
-            EngineKind::Verilator => sizes.verilator,
-            EngineKind::Icarus => sizes.icarus,
-            EngineKind::Golden => sizes.golden,
-        };
-        let cases = Mixed::new(seed, per_op, true);
-        let bar = progress_bar(cases.len() as u64);
+        let cases = Mixed::new(seed, sizes.per_op(kind), true);
+        let bar = progress_bar(shard.len(cases.len()) as u64);
         bar.set_message(kind.name());
-        verify::verify_engine(e.as_mut(), cases, &mut report, &|n| bar.inc(n))
+        verify::verify_engine(e.as_mut(), shard.of(cases), &mut report, &|n| bar.inc(n))
             .map_err(|e| format!("crosslane verify: {e}"))?;
         bar.finish_and_clear();
         if let Some(m) = report.mismatches.iter().find(|m| m.engine == kind) {
@@ -438,7 +448,33 @@ fn run_verify(seed: u64, sizes: Sizes, vcd_dir: &std::path::Path) -> Result<bool
     print!("{}", report.render());
     let bad = report.total_mismatches();
     let total: usize = report.rows.iter().map(|r| r.cases).sum();
-    println!("verify: {total} cases checked, {bad} mismatches (seed {seed})");
+    let of = if shard == verify::Shard::WHOLE { String::new() } else { format!(", shard {shard}") };
+    println!("verify: {total} cases checked, {bad} mismatches (seed {seed}{of})");
+    if let Some(path) = json {
+        let text = verify::report_json(&report, seed, sizes, shard.count, &[shard.index]).to_string() + "\n";
+        crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane verify: {e}"))?;
+    }
+    Ok(bad == 0)
+}
+
+fn merge(paths: &[std::path::PathBuf], json: Option<&std::path::Path>) -> Result<bool, String> {
+    let mut parts = Vec::new();
+    for p in paths {
+        let name = p.display().to_string();
+        let text = std::fs::read_to_string(p).map_err(|e| format!("crosslane merge: cannot read {name}: {e}"))?;
+        parts.push((name.clone(), verify::parse_report(&text, &name).map_err(|e| format!("crosslane merge: {e}"))?));
+    }
+    let merged = verify::merge(parts).map_err(|e| format!("crosslane merge: {e}"))?;
+    print!("{}", merged.report.render());
+    let bad = merged.report.total_mismatches();
+    let total: usize = merged.report.rows.iter().map(|r| r.cases).sum();
+    println!("merge: {} shards, {total} cases checked, {bad} mismatches (seed {})", merged.count, merged.seed);
+    if let Some(path) = json {
+        let text = verify::report_json(&merged.report, merged.seed, merged.sizes, merged.count, &merged.shards)
+            .to_string()
+            + "\n";
+        crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane merge: {e}"))?;
+    }
     Ok(bad == 0)
 }
 
@@ -454,10 +490,12 @@ fn main() -> ExitCode {
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
         Command::Prove { rtl, ops, timeout, jobs, json } => prove(&rtl, &ops, timeout, jobs, json.as_deref()),
         Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
-        Command::Verify { seed, per_op, hdl_per_op, verilator_per_op, icarus_per_op, vcd_dir } => {
-            let sizes = Sizes { golden: per_op, hdl: hdl_per_op, verilator: verilator_per_op, icarus: icarus_per_op };
-            run_verify(seed, sizes, &vcd_dir)
+        Command::Verify { seed, per_op, hdl_per_op, verilator_per_op, icarus_per_op, vcd_dir, shard, json } => {
+            let sizes =
+                verify::Sizes { golden: per_op, hdl: hdl_per_op, verilator: verilator_per_op, icarus: icarus_per_op };
+            run_verify(seed, sizes, &shard, &vcd_dir, json.as_deref())
         }
+        Command::Merge { reports, json } => merge(&reports, json.as_deref()),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -119,8 +119,13 @@ impl Tally {
 }
 
 /// The golden model against the naive second model on `cases` (streamed),
-/// and against the spec's observed vectors.
-pub fn verify_golden(cases: impl Iterator<Item = Case>, report: &mut Report, progress: &dyn Fn(u64)) {
+/// and, with `observed_too`, against the spec's observed vectors.
+pub fn verify_golden(
+    cases: impl Iterator<Item = Case>,
+    observed_too: bool,
+    report: &mut Report,
+    progress: &dyn Fn(u64),
+) {
     let mut tally = Tally::default();
     let mut n = 0;
     for c in cases {
@@ -137,7 +142,7 @@ pub fn verify_golden(cases: impl Iterator<Item = Case>, report: &mut Report, pro
             progress(4096);
         }
     }
-    for o in observed() {
+    for o in observed().into_iter().filter(|_| observed_too) {
         let got = o.case.eval();
         let want = Outcome { value: o.value, mask: o.mask };
         if got != want {
@@ -197,4 +202,355 @@ pub fn verify_engine(
     }
     tally.into_rows(kind, report);
     Ok(())
+}
+
+/// Campaign sizes of one verify run: random cases per op for each engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    pub golden: usize,
+    pub hdl: usize,
+    pub verilator: usize,
+    pub icarus: usize,
+}
+
+impl Sizes {
+    pub fn per_op(&self, kind: EngineKind) -> usize {
+        match kind {
+            EngineKind::Golden => self.golden,
+            EngineKind::Hdl => self.hdl,
+            EngineKind::Verilator => self.verilator,
+            EngineKind::Icarus => self.icarus,
+        }
+    }
+}
+
+/// One of `count` deterministic slices of a campaign (`index` from 1):
+/// case `k` of an engine's campaign (from 0, in the campaign's order)
+/// belongs to the shard with `k % count == index - 1`; the spec's observed
+/// vectors belong to shard 1. The shards of a campaign are disjoint and
+/// together are the whole campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// `i/n` with `1 <= i <= n`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{text}': expected i/n with 1 <= i <= n, e.g. 1/4");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count): (usize, usize) =
+            (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// This shard's cases of `cases`.
+    pub fn of<I: Iterator<Item = Case>>(self, cases: I) -> impl Iterator<Item = Case> {
+        cases.enumerate().filter(move |(k, _)| k % self.count == self.index - 1).map(|(_, c)| c)
+    }
+
+    /// How many of `total` cases this shard has.
+    pub fn len(self, total: usize) -> usize {
+        total / self.count + usize::from(total % self.count >= self.index)
+    }
+
+    pub fn is_empty(self, total: usize) -> bool {
+        self.len(total) == 0
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The `format` field of a report: what `crosslane merge` reads.
+pub const REPORT_FORMAT: &str = "crosslane-verify-report-1";
+
+fn outcome_json(o: &Outcome) -> serde_json::Value {
+    serde_json::json!({ "value": format!("{:08x}", o.value), "mask": o.mask.map(|m| format!("{m:016x}")) })
+}
+
+/// A verify run's report as JSON: campaign (seed, sizes, shard count), the
+/// shards it covers, rows, totals and the first mismatches.
+pub fn report_json(report: &Report, seed: u64, sizes: Sizes, count: usize, shards: &[usize]) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = report
+        .rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "engine": r.engine.name(), "family": r.family.name(), "cases": r.cases,
+                "mismatches": r.mismatches, "seconds": r.time.as_secs_f64(),
+            })
+        })
+        .collect();
+    let mismatches: Vec<serde_json::Value> = report
+        .mismatches
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "engine": m.engine.name(), "op": m.case.op.name(), "vec": m.case.vec.to_hex(),
+                "vbool": format!("{:016x}", m.case.vbool), "want": outcome_json(&m.want), "got": outcome_json(&m.got),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "format": REPORT_FORMAT,
+        "seed": seed,
+        "sizes": { "golden": sizes.golden, "hdl": sizes.hdl, "verilator": sizes.verilator, "icarus": sizes.icarus },
+        "shard_count": count,
+        "shards": shards,
+        "cases": report.rows.iter().map(|r| r.cases).sum::<usize>(),
+        "mismatches": report.total_mismatches(),
+        "rows": rows,
+        "first_mismatches": mismatches,
+    })
+}
+
+/// A report read back: the campaign it belongs to and what it found.
+#[derive(Debug)]
+pub struct ShardReport {
+    pub seed: u64,
+    pub sizes: Sizes,
+    pub count: usize,
+    /// The shards it covers (one, or several once merged).
+    pub shards: Vec<usize>,
+    pub report: Report,
+}
+
+fn field<'a>(v: &'a serde_json::Value, name: &str, what: &str) -> Result<&'a serde_json::Value, String> {
+    v.get(name).ok_or_else(|| format!("{what}: no field '{name}'"))
+}
+
+fn usize_field(v: &serde_json::Value, name: &str, what: &str) -> Result<usize, String> {
+    field(v, name, what)?
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| format!("{what}: '{name}' is not a count"))
+}
+
+fn str_field<'a>(v: &'a serde_json::Value, name: &str, what: &str) -> Result<&'a str, String> {
+    field(v, name, what)?.as_str().ok_or_else(|| format!("{what}: '{name}' is not a string"))
+}
+
+fn outcome_from(v: &serde_json::Value, what: &str) -> Result<Outcome, String> {
+    let value = u32::from_str_radix(str_field(v, "value", what)?, 16).map_err(|e| format!("{what}: value: {e}"))?;
+    let mask = match field(v, "mask", what)? {
+        serde_json::Value::Null => None,
+        m => Some(u64::from_str_radix(m.as_str().unwrap_or("?"), 16).map_err(|e| format!("{what}: mask: {e}"))?),
+    };
+    Ok(Outcome { value, mask })
+}
+
+/// Read a report written by `verify --json` (or `merge --json`); `what`
+/// names it in errors.
+pub fn parse_report(text: &str, what: &str) -> Result<ShardReport, String> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("{what}: not JSON: {e}"))?;
+    if v.get("format").and_then(|f| f.as_str()) != Some(REPORT_FORMAT) {
+        return Err(format!("{what}: not a verify report (no \"format\": \"{REPORT_FORMAT}\")"));
+    }
+    let seed = field(&v, "seed", what)?.as_u64().ok_or_else(|| format!("{what}: 'seed' is not a number"))?;
+    let s = field(&v, "sizes", what)?;
+    let sizes = Sizes {
+        golden: usize_field(s, "golden", what)?,
+        hdl: usize_field(s, "hdl", what)?,
+        verilator: usize_field(s, "verilator", what)?,
+        icarus: usize_field(s, "icarus", what)?,
+    };
+    let count = usize_field(&v, "shard_count", what)?;
+    let listed = field(&v, "shards", what)?.as_array().ok_or_else(|| format!("{what}: 'shards' is not a list"))?;
+    let shards: Vec<usize> = listed.iter().filter_map(|x| x.as_u64().and_then(|x| usize::try_from(x).ok())).collect();
+    if count == 0 || shards.is_empty() || shards.len() != listed.len() || shards.iter().any(|&i| i == 0 || i > count) {
+        return Err(format!("{what}: 'shards' must list shards between 1 and 'shard_count' ({count})"));
+    }
+    let mut report = Report::default();
+    for (k, r) in
+        field(&v, "rows", what)?.as_array().ok_or_else(|| format!("{what}: 'rows' is not a list"))?.iter().enumerate()
+    {
+        let w = format!("{what}: row {k}");
+        let engine_name = str_field(r, "engine", &w)?;
+        let engine = EngineKind::ALL
+            .into_iter()
+            .find(|e| e.name() == engine_name)
+            .ok_or_else(|| format!("{w}: no engine '{engine_name}'"))?;
+        let family_name = str_field(r, "family", &w)?;
+        let family = Family::ALL
+            .into_iter()
+            .find(|f| f.name() == family_name)
+            .ok_or_else(|| format!("{w}: no op family '{family_name}'"))?;
+        let seconds =
+            field(r, "seconds", &w)?.as_f64().filter(|s| *s >= 0.0).ok_or_else(|| format!("{w}: bad 'seconds'"))?;
+        report.rows.push(Row {
+            engine,
+            family,
+            cases: usize_field(r, "cases", &w)?,
+            mismatches: usize_field(r, "mismatches", &w)?,
+            time: Duration::from_secs_f64(seconds),
+        });
+    }
+    let listed = field(&v, "first_mismatches", what)?
+        .as_array()
+        .ok_or_else(|| format!("{what}: 'first_mismatches' is not a list"))?;
+    for (k, m) in listed.iter().enumerate() {
+        let w = format!("{what}: mismatch {k}");
+        let engine_name = str_field(m, "engine", &w)?;
+        let engine = EngineKind::ALL
+            .into_iter()
+            .find(|e| e.name() == engine_name)
+            .ok_or_else(|| format!("{w}: no engine '{engine_name}'"))?;
+        let op_name = str_field(m, "op", &w)?;
+        let op = crosslane_golden::Op::from_name(op_name).ok_or_else(|| format!("{w}: no op '{op_name}'"))?;
+        let vec = crosslane_golden::Vec512::from_hex(str_field(m, "vec", &w)?).map_err(|e| format!("{w}: vec: {e}"))?;
+        let vbool = u64::from_str_radix(str_field(m, "vbool", &w)?, 16).map_err(|e| format!("{w}: vbool: {e}"))?;
+        report.mismatches.push(Mismatch {
+            engine,
+            case: Case::new(op, vec, vbool),
+            want: outcome_from(field(m, "want", &w)?, &w)?,
+            got: outcome_from(field(m, "got", &w)?, &w)?,
+        });
+    }
+    let claimed = usize_field(&v, "mismatches", what)?;
+    if claimed != report.total_mismatches() {
+        return Err(format!("{what}: 'mismatches' says {claimed}, its rows add up to {}", report.total_mismatches()));
+    }
+    Ok(ShardReport { seed, sizes, count, shards, report })
+}
+
+/// Combine the reports of one campaign's shards. Every shard must be there
+/// exactly once, all of one campaign (seed, sizes, shard count): a missing
+/// or doubled shard is an error naming it, never a smaller pass.
+pub fn merge(parts: Vec<(String, ShardReport)>) -> Result<ShardReport, String> {
+    let Some((first_name, first)) = parts.first() else {
+        return Err("crosslane merge: no reports given".into());
+    };
+    let (seed, sizes, count) = (first.seed, first.sizes, first.count);
+    let mut owner: Vec<Option<&str>> = vec![None; count];
+    for (name, p) in &parts {
+        if (p.seed, p.sizes, p.count) != (seed, sizes, count) {
+            return Err(format!(
+                "{name} is of another campaign than {first_name} (seed {} vs {seed}, sizes {:?} vs {sizes:?}, {} vs {count} shards)",
+                p.seed, p.sizes, p.count
+            ));
+        }
+        for &i in &p.shards {
+            if let Some(other) = owner[i - 1] {
+                return Err(format!("shard {i}/{count} is in both {other} and {name}"));
+            }
+            owner[i - 1] = Some(name);
+        }
+    }
+    let missing: Vec<String> =
+        owner.iter().enumerate().filter(|(_, o)| o.is_none()).map(|(i, _)| format!("{}/{count}", i + 1)).collect();
+    if !missing.is_empty() {
+        return Err(format!("shards missing: {}", missing.join(", ")));
+    }
+    let mut sums: BTreeMap<(usize, Family), (usize, usize, Duration)> = BTreeMap::new();
+    let mut report = Report::default();
+    for (_, p) in parts {
+        for r in p.report.rows {
+            let slot = EngineKind::ALL.iter().position(|e| *e == r.engine).unwrap_or(0);
+            let e = sums.entry((slot, r.family)).or_default();
+            e.0 += r.cases;
+            e.1 += r.mismatches;
+            e.2 += r.time;
+        }
+        for m in p.report.mismatches {
+            push_mismatch(&mut report, m.engine, m.case, m.want, m.got);
+        }
+    }
+    for ((slot, family), (cases, mismatches, time)) in sums {
+        report.rows.push(Row { engine: EngineKind::ALL[slot], family, cases, mismatches, time });
+    }
+    Ok(ShardReport { seed, sizes, count, shards: (1..=count).collect(), report })
+}
+
+#[cfg(test)]
+mod shard_tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_a_campaign_into_disjoint_parts_that_cover_it() {
+        let whole: Vec<Case> = Mixed::new(7, 3, true).collect();
+        for n in [1, 2, 5] {
+            let mut parts: Vec<Case> = Vec::new();
+            for i in 1..=n {
+                let shard = Shard { index: i, count: n };
+                let part: Vec<Case> = shard.of(Mixed::new(7, 3, true)).collect();
+                assert_eq!(part.len(), shard.len(whole.len()), "shard {shard}");
+                parts.extend(part);
+            }
+            assert_eq!(parts.len(), whole.len());
+            let key = |c: &Case| (c.op.code(), c.vec.to_hex(), c.vbool);
+            let mut a: Vec<_> = whole.iter().map(key).collect();
+            let mut b: Vec<_> = parts.iter().map(key).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{n} shards");
+        }
+        // The same shard twice is the same cases.
+        let s = Shard { index: 2, count: 3 };
+        let k = |v: Vec<Case>| v.into_iter().map(|c| (c.op.code(), c.vbool)).collect::<Vec<_>>();
+        assert_eq!(k(s.of(Mixed::new(7, 3, true)).collect()), k(s.of(Mixed::new(7, 3, true)).collect()));
+    }
+
+    #[test]
+    fn shard_syntax_is_checked() {
+        assert_eq!(Shard::parse("2/4").unwrap(), Shard { index: 2, count: 4 });
+        for bad in ["0/4", "5/4", "1", "a/b", "1/0", ""] {
+            assert!(Shard::parse(bad).unwrap_err().contains("expected i/n"), "{bad}");
+        }
+    }
+
+    fn part(seed: u64, shard: Shard, bad: usize) -> (String, ShardReport) {
+        let sizes = Sizes { golden: 2, hdl: 0, verilator: 0, icarus: 0 };
+        let mut report = Report::default();
+        report.rows.push(Row {
+            engine: EngineKind::Golden,
+            family: Family::ALL[0],
+            cases: 10,
+            mismatches: bad,
+            time: Duration::from_millis(5),
+        });
+        if bad > 0 {
+            let case = Mixed::new(1, 1, false).next().unwrap();
+            push_mismatch(&mut report, EngineKind::Golden, case, case.eval(), Outcome { value: 1, mask: None });
+        }
+        let text = report_json(&report, seed, sizes, shard.count, &[shard.index]).to_string();
+        (format!("shard{shard}"), parse_report(&text, "test").unwrap())
+    }
+
+    #[test]
+    fn merge_adds_shards_up_and_refuses_gaps_doubles_and_strangers() {
+        let s = |i| Shard { index: i, count: 3 };
+        let m = merge(vec![part(1, s(1), 0), part(1, s(3), 2), part(1, s(2), 0)]).unwrap();
+        assert_eq!(m.report.rows.len(), 1);
+        assert_eq!((m.report.rows[0].cases, m.report.rows[0].mismatches), (30, 2));
+        assert_eq!(m.report.mismatches.len(), 1);
+        assert_eq!(m.shards, vec![1, 2, 3]);
+        // A merged report reads back and merges as the whole campaign.
+        let text = report_json(&m.report, 1, m.sizes, 3, &m.shards).to_string();
+        let again = parse_report(&text, "merged").unwrap();
+        assert_eq!(again.shards, vec![1, 2, 3]);
+        assert!(merge(vec![part(1, s(1), 0), part(1, s(3), 0)]).unwrap_err().contains("shards missing: 2/3"));
+        assert!(merge(vec![part(1, s(1), 0), part(1, s(1), 0), part(1, s(2), 0), part(1, s(3), 0)])
+            .unwrap_err()
+            .contains("shard 1/3 is in both"));
+        assert!(merge(vec![part(1, s(1), 0), part(2, s(2), 0), part(1, s(3), 0)])
+            .unwrap_err()
+            .contains("another campaign"));
+        assert!(merge(vec![]).unwrap_err().contains("no reports"));
+        assert!(parse_report("{}", "x.json").unwrap_err().contains("not a verify report"));
+        assert!(parse_report("nope", "x.json").unwrap_err().contains("not JSON"));
+        let lying = report_json(&Report::default(), 1, part(1, s(1), 0).1.sizes, 3, &[1])
+            .to_string()
+            .replace("\"mismatches\":0", "\"mismatches\":3");
+        assert!(parse_report(&lying, "x.json").unwrap_err().contains("add up to"));
+    }
 }

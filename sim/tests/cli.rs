@@ -114,3 +114,52 @@ fn verify_fails_when_an_engine_cannot_run() {
     assert!(err.contains("engine 'verilator' could not start"), "stderr: {err}");
     assert!(!out.contains("0 mismatches"), "stdout: {out}");
 }
+
+fn checked(line: &str, prefix: &str) -> usize {
+    assert!(line.starts_with(prefix), "{line}");
+    let before = &line[..line.find(" cases checked").unwrap_or_else(|| panic!("{line}"))];
+    before.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn sharded_verify_merges_into_the_whole_campaign() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("shards");
+    std::fs::create_dir_all(&dir).unwrap();
+    let sizes = ["--per-op", "20", "--hdl-per-op", "1", "--verilator-per-op", "5", "--icarus-per-op", "1"];
+    let mut whole = vec!["verify"];
+    whole.extend(sizes);
+    let (code, out, err) = run(&whole, b"");
+    assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
+    let total = checked(out.lines().last().unwrap(), "verify: ");
+    let mut reports = Vec::new();
+    let mut sum = 0;
+    for i in 1..=2 {
+        let report = dir.join(format!("shard{i}.json"));
+        let shard = format!("{i}/2");
+        let mut args = whole.clone();
+        args.extend(["--shard", &shard, "--json", report.to_str().unwrap()]);
+        let (code, out, err) = run(&args, b"");
+        assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
+        let last = out.lines().last().unwrap();
+        assert!(last.ends_with(&format!("shard {i}/2)")), "{last}");
+        sum += checked(last, "verify: ");
+        reports.push(report.to_str().unwrap().to_string());
+    }
+    assert_eq!(sum, total);
+    let merged = dir.join("merged.json");
+    let mut args = vec!["merge", &reports[0], &reports[1], "--json", merged.to_str().unwrap()];
+    let (code, out, err) = run(&args, b"");
+    assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
+    assert_eq!(checked(out.lines().last().unwrap(), "merge: "), total);
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
+    assert_eq!(json["cases"].as_u64(), Some(total as u64));
+    assert_eq!(json["shards"], serde_json::json!([1, 2]));
+    // A shard missing is an error, not a smaller pass.
+    args = vec!["merge", &reports[1]];
+    let (code, out, err) = run(&args, b"");
+    assert_eq!(code, 2, "stdout: {out}");
+    assert!(err.contains("shards missing: 1/2"), "{err}");
+    let (code, _, err) = run(&["verify", "--shard", "3/2"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("--shard '3/2'"), "{err}");
+}
