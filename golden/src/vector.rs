@@ -4,7 +4,10 @@ use std::fmt;
 
 /// A 512-bit vector register: byte `i` holds bits `[8i, 8i+8)`, so lane 0 of
 /// every form sits in the lowest bytes (little-endian lanes).
+/// `repr(transparent)`: a slice of 64·n bytes is a slice of n vectors (the
+/// Python package reads numpy arrays in place).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(transparent)]
 pub struct Vec512(pub [u8; 64]);
 
 /// Why a hex field could not be read.

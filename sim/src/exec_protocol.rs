@@ -2,7 +2,7 @@
 //! instruction.md §5 and the field-level views of the 64-byte instruction.
 
 use crate::protocol::{json_str, with_id};
-use crosslane_golden::instruction::exec::{execute, Sbuf, SumOrder};
+use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{
     Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES, PARTITIONS,
 };
@@ -38,11 +38,7 @@ fn hex_bytes(text: &str, what: &str) -> Result<Vec<u8>, String> {
 }
 
 /// One exec case, answered: `Ok(read regions as hex)` or `Err(message)`.
-/// The most elements one instruction may read (channels × the src pattern's
-/// elements): 2^28, about 0.4 s of folding. A pattern may revisit bytes (a
-/// step of 0), so its work is not bounded by the SBUF's size; beyond this an
-/// instruction gets a `work:` error line and the next line goes on.
-pub const MAX_WORK: u64 = 1 << 28;
+pub use crosslane_golden::instruction::exec::MAX_WORK;
 
 /// A case run: the SBUF after the instruction and the reads to answer
 /// (partition, offset, length), each checked to be inside it.
@@ -112,14 +108,7 @@ fn run_case(obj: &Map<String, Value>) -> Result<Ran, String> {
         }
     }
     let valid = inst.validate(partition_bytes).map_err(|e| e.to_string())?;
-    let work = valid.raw().src.elements() as u128 * valid.channels() as u128;
-    if work > MAX_WORK as u128 {
-        return Err(format!(
-            "work: the instruction reads {work} elements ({} channels × {} per channel), more than the {MAX_WORK} one instruction may read",
-            valid.channels(),
-            valid.raw().src.elements()
-        ));
-    }
+    check_work(&valid)?;
     let mut sbuf = Sbuf::new(partition_bytes);
     for (i, (p, o, bytes)) in parsed_writes.iter().enumerate() {
         sbuf.write(*p, *o, bytes).map_err(|e| format!("input: sbuf.writes[{i}]: {e}"))?;

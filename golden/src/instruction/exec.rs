@@ -95,6 +95,25 @@ pub enum SumOrder {
 /// Lanes of fp32 in one 512-bit beat.
 pub const BEAT_LANES: usize = 16;
 
+/// The most elements one instruction may read (channels × the src pattern's
+/// elements): 2^28, about 0.4 s of folding. A pattern may revisit bytes (a
+/// step of 0), so its work is not bounded by the SBUF's size; callers refuse
+/// an instruction beyond it with [`check_work`]'s `work:` message.
+pub const MAX_WORK: u64 = 1 << 28;
+
+/// `Err("work: …")` when `inst` would read more than [`MAX_WORK`] elements.
+pub fn check_work(inst: &Instruction) -> Result<(), String> {
+    let work = inst.raw().src.elements() as u128 * inst.channels() as u128;
+    if work > MAX_WORK as u128 {
+        return Err(format!(
+            "work: the instruction reads {work} elements ({} channels × {} per channel), more than the {MAX_WORK} one instruction may read",
+            inst.channels(),
+            inst.raw().src.elements()
+        ));
+    }
+    Ok(())
+}
+
 /// One beat's log-step tree (1 to 16 values).
 fn beat_tree(v: &[f32]) -> f32 {
     let mut lanes = [0f32; BEAT_LANES];

@@ -1,0 +1,41 @@
+"""The crosslane golden model: bit-exact CrossLaneReduce from Python.
+
+    >>> import crosslane, numpy as np
+    >>> crosslane.eval("raddu_2nx8", bytes(range(64)))
+    (2016, None)
+    >>> vecs = np.random.default_rng(1).integers(0, 256, (1000, 64), dtype=np.uint8)
+    >>> results, masks = crosslane.eval_batch("rbmax_nx16", vecs)
+
+Functions: eval, eval_batch, exec, ops, vec_bytes. Constants: LATENCY (clock
+edges from the edge that samples an input to the edge after which its result
+is on crosslane_reduce's outputs), PARTITIONS. Errors: CrosslaneError
+(a ValueError) and its UnknownOpError, InputError, InstructionError (.rule).
+"""
+
+from ._crosslane import (  # noqa: F401
+    LATENCY,
+    PARTITIONS,
+    CrosslaneError,
+    InputError,
+    InstructionError,
+    UnknownOpError,
+    eval,
+    eval_batch,
+    exec,
+    ops,
+    vec_bytes,
+)
+
+__all__ = [
+    "LATENCY",
+    "PARTITIONS",
+    "CrosslaneError",
+    "InputError",
+    "InstructionError",
+    "UnknownOpError",
+    "eval",
+    "eval_batch",
+    "exec",
+    "ops",
+    "vec_bytes",
+]

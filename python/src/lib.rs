@@ -1,0 +1,251 @@
+//! The golden model from Python: `crosslane.eval`, `crosslane.eval_batch`
+//! over numpy arrays, `crosslane.exec`, the op table and typed errors.
+//! `python/crosslane/__init__.py` re-exports this module, `_crosslane`.
+
+use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
+use crosslane_golden::instruction::{RawInstruction, PARTITIONS};
+use crosslane_golden::{BatchOut, Op, Vec512};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+create_exception!(_crosslane, CrosslaneError, PyValueError, "Any error of the crosslane model.");
+create_exception!(
+    _crosslane,
+    UnknownOpError,
+    CrosslaneError,
+    "An op name or code that names none of the 94 primitives."
+);
+create_exception!(_crosslane, InputError, CrosslaneError, "An input of the wrong size, type or shape.");
+create_exception!(
+    _crosslane,
+    InstructionError,
+    CrosslaneError,
+    "An instruction that validation refuses; `.rule` names the rule (instruction.md §3)."
+);
+
+/// An op given by name (`"rbmax_nx16_t"`) or op-select code.
+fn op_of(op: &Bound<'_, PyAny>) -> PyResult<Op> {
+    if let Ok(name) = op.extract::<String>() {
+        return Op::from_name(&name).ok_or_else(|| UnknownOpError::new_err(format!("unknown op '{name}'")));
+    }
+    if let Ok(code) = op.extract::<i64>() {
+        return u16::try_from(code)
+            .ok()
+            .and_then(Op::from_code)
+            .ok_or_else(|| UnknownOpError::new_err(format!("no op has code {code:#x}")));
+    }
+    Err(UnknownOpError::new_err(format!("an op is a name or a code, not {}", op.get_type().name()?)))
+}
+
+/// A 512-bit vector: 64 bytes (byte 0 = bits 7:0), a non-negative int below
+/// 2^512, or a numpy uint8 array of 64.
+fn vec_of(v: &Bound<'_, PyAny>) -> PyResult<Vec512> {
+    if let Ok(b) = v.extract::<Vec<u8>>() {
+        if let Ok(bytes) = <[u8; 64]>::try_from(b.as_slice()) {
+            return Ok(Vec512(bytes));
+        }
+        return Err(InputError::new_err(format!("vec: {} bytes; a vector is 64", b.len())));
+    }
+    if v.is_instance_of::<pyo3::types::PyInt>() {
+        let too_big = v.call_method1("bit_length", ())?.extract::<u64>()? > 512;
+        let negative = v.lt(0)?;
+        if negative || too_big {
+            return Err(InputError::new_err("vec: an int vector must be in 0 .. 2**512"));
+        }
+        let b: Vec<u8> = v.call_method1("to_bytes", (64, "little"))?.extract()?;
+        return Ok(Vec512(b.try_into().map_err(|_| InputError::new_err("vec: to_bytes gave the wrong length"))?));
+    }
+    Err(InputError::new_err(format!("vec: expected 64 bytes or an int, not {}", v.get_type().name()?)))
+}
+
+fn vbool_of(vbool: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    match vbool {
+        None => Ok(0),
+        Some(v) => v.extract::<u64>().map_err(|_| InputError::new_err("vbool: expected an int in 0 .. 2**64")),
+    }
+}
+
+/// eval(op, vec=None, vbool=None) -> (result, mask)
+///
+/// One primitive on one vector. `op`: a name or code. `vec`: 64 bytes or an
+/// int (a vbool fold may omit it). `vbool`: the predicate of a `_t` op or the
+/// input of a vbool fold (an int; None = 0); base ops ignore it, as the unit
+/// does. Returns the result (low result_bits bits, two's complement when
+/// signed) and, for rb* ops, the lane mask of every active lane equal to the
+/// result (None for other ops).
+#[pyfunction]
+#[pyo3(signature = (op, vec=None, vbool=None))]
+fn eval(
+    op: &Bound<'_, PyAny>,
+    vec: Option<&Bound<'_, PyAny>>,
+    vbool: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(u32, Option<u64>)> {
+    let op = op_of(op)?;
+    let v = match vec {
+        Some(v) => vec_of(v)?,
+        None if op.family.is_vbool_fold() => Vec512::ZERO,
+        None => return Err(InputError::new_err(format!("{} needs a vec", op.name()))),
+    };
+    let out = op.eval(&v, vbool_of(vbool)?);
+    Ok((out.value, out.mask))
+}
+
+/// A batch's results and, for rb* ops, masks.
+type Columns<'py> = (Bound<'py, PyArray1<u32>>, Option<Bound<'py, PyArray1<u64>>>);
+
+/// eval_batch(op, vecs, vbools=None) -> (results, masks)
+///
+/// One primitive over many cases, without copying the inputs when they are
+/// C-contiguous. `vecs`: uint8 array of shape (n, 64) (a vbool fold may pass
+/// None). `vbools`: uint64 array of shape (n,), or None (every lane active;
+/// required by vbool folds). Returns a uint32 array of n results and, for rb*
+/// ops, a uint64 array of n masks (None otherwise). The GIL is released while
+/// it runs.
+#[pyfunction]
+#[pyo3(signature = (op, vecs, vbools=None))]
+fn eval_batch<'py>(
+    py: Python<'py>,
+    op: &Bound<'py, PyAny>,
+    vecs: Option<PyReadonlyArray2<'py, u8>>,
+    vbools: Option<PyReadonlyArray1<'py, u64>>,
+) -> PyResult<Columns<'py>> {
+    let op = op_of(op)?;
+    let owned_vecs;
+    let bytes: &[u8] = match &vecs {
+        None => &[],
+        Some(a) => {
+            if a.shape()[1] != 64 {
+                return Err(InputError::new_err(format!("vecs: shape {:?}; expected (n, 64) uint8", a.shape())));
+            }
+            match a.as_slice() {
+                Ok(s) => s,
+                Err(_) => {
+                    owned_vecs = a.as_array().iter().copied().collect::<Vec<u8>>();
+                    &owned_vecs
+                }
+            }
+        }
+    };
+    // SAFETY: Vec512 is repr(transparent) over [u8; 64] (size 64, align 1)
+    // and `bytes` holds a whole number of 64-byte rows.
+    let vectors: &[Vec512] = unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<Vec512>(), bytes.len() / 64) };
+    let owned_vbools;
+    let vb: Option<&[u64]> = match &vbools {
+        None => None,
+        Some(a) => Some(match a.as_slice() {
+            Ok(s) => s,
+            Err(_) => {
+                owned_vbools = a.as_array().iter().copied().collect::<Vec<u64>>();
+                &owned_vbools
+            }
+        }),
+    };
+    if op.family.is_vbool_fold() && vb.is_none() {
+        return Err(InputError::new_err(format!("{} folds vbools: pass vbools", op.name())));
+    }
+    if !op.family.is_vbool_fold() && vecs.is_none() {
+        return Err(InputError::new_err(format!("{} needs vecs", op.name())));
+    }
+    let mut out = BatchOut::default();
+    py.allow_threads(|| crosslane_golden::eval_batch_into(op, vectors, vb, &mut out))
+        .map_err(|e| InputError::new_err(e.to_string()))?;
+    let masks = op.family.has_mask().then(|| PyArray1::from_vec(py, std::mem::take(&mut out.masks)));
+    Ok((PyArray1::from_vec(py, out.values), masks))
+}
+
+/// exec(inst, sbuf) -> sbuf
+///
+/// Run one 64-byte CrossLaneReduce instruction (bytes, or 128 hex digits) on
+/// an SBUF given as a uint8 array of shape (128, partition_bytes). Returns
+/// the SBUF after it (a new array; the argument is not changed). An
+/// instruction validation refuses raises InstructionError with `.rule`; one
+/// that would read more than 2**28 elements raises it with rule "work".
+#[pyfunction]
+#[pyo3(name = "exec")]
+fn exec_instruction<'py>(
+    py: Python<'py>,
+    inst: &Bound<'py, PyAny>,
+    sbuf: PyReadonlyArray2<'py, u8>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let raw = if let Ok(text) = inst.extract::<String>() {
+        RawInstruction::from_hex(&text).map_err(|e| InputError::new_err(format!("inst: {e}")))?
+    } else {
+        let b: Vec<u8> =
+            inst.extract().map_err(|_| InputError::new_err("inst: expected 64 bytes or 128 hex digits"))?;
+        let b: [u8; 64] = b
+            .as_slice()
+            .try_into()
+            .map_err(|_| InputError::new_err(format!("inst: {} bytes; an instruction is 64", b.len())))?;
+        RawInstruction::decode(&b)
+    };
+    let shape = sbuf.shape();
+    if shape[0] != PARTITIONS || shape[1] == 0 {
+        return Err(InputError::new_err(format!(
+            "sbuf: shape {shape:?}; expected ({PARTITIONS}, partition_bytes) uint8"
+        )));
+    }
+    let partition_bytes = shape[1];
+    let refuse = |rule: String, message: String| -> PyErr {
+        let err = InstructionError::new_err(message);
+        let _ = err.value(py).setattr("rule", rule);
+        err
+    };
+    let valid = raw.validate(partition_bytes).map_err(|e| refuse(e.rule(), e.to_string()))?;
+    check_work(&valid).map_err(|e| refuse("work".into(), e))?;
+    let mut s = Sbuf::new(partition_bytes);
+    let view = sbuf.as_array();
+    for p in 0..PARTITIONS {
+        let row: Vec<u8> = view.row(p).iter().copied().collect();
+        s.write(p, 0, &row).map_err(|e| InputError::new_err(e.to_string()))?;
+    }
+    py.allow_threads(|| execute(&valid, &mut s, SumOrder::Tree)).map_err(|e| InputError::new_err(e.to_string()))?;
+    let flat: Vec<u8> = (0..PARTITIONS).flat_map(|p| s.partition(p).iter().copied()).collect();
+    let out = PyArray1::from_vec(py, flat);
+    out.reshape([PARTITIONS, partition_bytes])
+}
+
+/// ops() -> list of dicts: every primitive's name, code, family, lanes,
+/// lane_bits, result_bits, predicated, has_mask (rb*), vbool_fold.
+#[pyfunction]
+fn ops(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for op in Op::all() {
+        let d = PyDict::new(py);
+        d.set_item("name", op.name())?;
+        d.set_item("code", op.code())?;
+        d.set_item("family", op.family.name())?;
+        d.set_item("lanes", op.lanes())?;
+        d.set_item("lane_bits", op.form.lane_bits())?;
+        d.set_item("result_bits", op.result_bits())?;
+        d.set_item("predicated", op.predicated)?;
+        d.set_item("has_mask", op.family.has_mask())?;
+        d.set_item("vbool_fold", op.family.is_vbool_fold())?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// The 64 bytes of a vector given as an int (for building inputs).
+#[pyfunction]
+fn vec_bytes<'py>(py: Python<'py>, vec: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    Ok(PyBytes::new(py, &vec_of(vec)?.0))
+}
+
+#[pymodule]
+fn _crosslane(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(eval, m)?)?;
+    m.add_function(wrap_pyfunction!(eval_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(exec_instruction, m)?)?;
+    m.add_function(wrap_pyfunction!(ops, m)?)?;
+    m.add_function(wrap_pyfunction!(vec_bytes, m)?)?;
+    m.add("LATENCY", crosslane_hdl::LATENCY)?;
+    m.add("PARTITIONS", PARTITIONS)?;
+    m.add("CrosslaneError", m.py().get_type::<CrosslaneError>())?;
+    m.add("UnknownOpError", m.py().get_type::<UnknownOpError>())?;
+    m.add("InputError", m.py().get_type::<InputError>())?;
+    m.add("InstructionError", m.py().get_type::<InstructionError>())?;
+    Ok(())
+}
