@@ -12,3 +12,4 @@ pub mod protocol;
 pub mod prove;
 pub mod simulators;
 pub mod verify;
+pub mod wave;

@@ -75,6 +75,25 @@ enum Command {
         #[arg(long)]
         json: Option<std::path::PathBuf>,
     },
+    /// Draw a VCD's unit ports as an SVG, one column per clock (or, with
+    /// --run N, first run the first N checked-in testbench vectors under
+    /// Icarus with a VCD dump and draw that).
+    Wave {
+        /// The VCD (from a failing case, the testbench's +vcd, a counterexample).
+        vcd: Option<std::path::PathBuf>,
+        /// Run the first N records of generated/tb/vectors.hex under Icarus instead.
+        #[arg(long)]
+        run: Option<usize>,
+        /// The SVG to write (default: beside the VCD, .svg).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// First clock drawn.
+        #[arg(long, default_value_t = 0)]
+        from: usize,
+        /// Clocks drawn.
+        #[arg(long, default_value_t = 32)]
+        clocks: usize,
+    },
     /// Combine the JSON reports of a sharded verify campaign: every shard
     /// exactly once, one campaign; prints the table, exit 1 on mismatches.
     Merge {
@@ -172,6 +191,7 @@ fn testbench(which: &str, vectors: &std::path::Path, workdir: &std::path::Path) 
         println!("{}: {} passed, {} failed in {:.2} s", sim.name(), run.passed, run.failed, run.secs);
         if let Some(vcd) = &run.vcd {
             println!("{}: VCD of the failing vectors: {}", sim.name(), vcd.display());
+            picture(sim.name(), vcd);
         }
         all_ok &= run.ok();
     }
@@ -440,7 +460,10 @@ fn run_verify(
                 _ => crosslane_sim::simulators::trace_case(&m.case, vcd_dir),
             };
             match traced {
-                Ok(path) => println!("{}: VCD of the first failing case: {}", kind.name(), path.display()),
+                Ok(path) => {
+                    println!("{}: VCD of the first failing case: {}", kind.name(), path.display());
+                    picture(kind.name(), &path);
+                }
                 Err(e) => println!("{}: could not write a VCD: {e}", kind.name()),
             }
         }
@@ -455,6 +478,56 @@ fn run_verify(
         crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane verify: {e}"))?;
     }
     Ok(bad == 0)
+}
+
+fn wave(
+    vcd: Option<&std::path::Path>,
+    run: Option<usize>,
+    out: Option<&std::path::Path>,
+    from: usize,
+    clocks: usize,
+) -> Result<bool, String> {
+    use crosslane_sim::{simulators, wave};
+    let mut command = String::from("crosslane wave");
+    let vcd = match (vcd, run) {
+        (Some(v), None) => {
+            command += &format!(" {}", v.display());
+            v.to_path_buf()
+        }
+        (None, Some(n)) => {
+            command += &format!(" --run {n}");
+            let text = std::fs::read_to_string(simulators::generated_dir().join("tb/vectors.hex"))
+                .map_err(|e| format!("crosslane wave: cannot read the checked-in vectors: {e}"))?;
+            let records: Vec<&str> = text.lines().filter(|l| !l.starts_with("//") && !l.is_empty()).take(n).collect();
+            if records.len() < n.max(1) {
+                return Err(format!(
+                    "crosslane wave: --run {n}: the checked-in vectors have {} records",
+                    records.len()
+                ));
+            }
+            let dir = simulators::cache_root().join("wave");
+            simulators::dump_vcd(&records, &dir, &format!("first-{n}")).map_err(|e| format!("crosslane wave: {e}"))?
+        }
+        _ => return Err("crosslane wave: give a VCD or --run N (not both)".into()),
+    };
+    let out = out.map_or_else(|| vcd.with_extension("svg"), |o| o.to_path_buf());
+    if from != 0 {
+        command += &format!(" --from {from}");
+    }
+    if clocks != 32 {
+        command += &format!(" --clocks {clocks}");
+    }
+    wave::render(&vcd, &out, from, clocks, &command).map_err(|e| format!("crosslane wave: {e}"))?;
+    println!("wave: {}", out.display());
+    Ok(true)
+}
+
+/// Draw a failing case's VCD beside it and say where.
+fn picture(what: &str, vcd: &std::path::Path) {
+    match crosslane_sim::wave::beside(vcd, 32) {
+        Ok(svg) => println!("{what}: picture: {}", svg.display()),
+        Err(e) => println!("{what}: could not draw the VCD: {e}"),
+    }
 }
 
 fn merge(paths: &[std::path::PathBuf], json: Option<&std::path::Path>) -> Result<bool, String> {
@@ -496,6 +569,7 @@ fn main() -> ExitCode {
             run_verify(seed, sizes, &shard, &vcd_dir, json.as_deref())
         }
         Command::Merge { reports, json } => merge(&reports, json.as_deref()),
+        Command::Wave { vcd, run, out, from, clocks } => wave(vcd.as_deref(), run, out.as_deref(), from, clocks),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

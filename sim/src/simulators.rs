@@ -315,7 +315,7 @@ pub fn run_tb_keeping_vcd(build: &Build, vectors: &Path, workdir: &Path) -> Resu
 
 /// Run vector records under Icarus with a VCD dump; the VCD is kept as
 /// `dir/NAME.vcd` (the records as `dir/NAME.hex`).
-fn dump_vcd(records: &[&str], dir: &Path, name: &str) -> Result<PathBuf, EngineError> {
+pub fn dump_vcd(records: &[&str], dir: &Path, name: &str) -> Result<PathBuf, EngineError> {
     let icarus = build(Simulator::Icarus)?;
     std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
     let vectors = dir.join(format!("{name}.hex"));

@@ -128,6 +128,8 @@ fn check_mutant(name: &str, text: &str, op: &str, path: &Path) {
             let r = replay.as_ref().unwrap_or_else(|e| panic!("{name}: the replay failed: {e}"));
             assert!(r.confirms(), "{name}: the counterexample does not reproduce: {} ({cex:?})", r.describe());
             assert!(r.vcd.is_file(), "{name}: no VCD at {}", r.vcd.display());
+            let svg = r.picture.as_ref().unwrap_or_else(|e| panic!("{name}: the VCD was not drawn: {e}"));
+            assert!(std::fs::read_to_string(svg).unwrap().contains("out_valid_o"), "{name}");
         }
         other => panic!("{name}: {op} should have a counterexample, got {other:?}"),
     }

@@ -22,6 +22,8 @@ pub struct Replayed {
     pub want_result: u32,
     pub want_mask: u64,
     pub vcd: PathBuf,
+    /// The VCD drawn (`crosslane wave`), or why it could not be.
+    pub picture: Result<PathBuf, String>,
 }
 
 impl Replayed {
@@ -33,7 +35,7 @@ impl Replayed {
 
     pub fn describe(&self) -> String {
         format!(
-            "Icarus: out_valid_o={} result_o={:08x} mask_o={:016x}; golden: out_valid_o={} result_o={:08x} mask_o={:016x} ({}); VCD {}",
+            "Icarus: out_valid_o={} result_o={:08x} mask_o={:016x}; golden: out_valid_o={} result_o={:08x} mask_o={:016x} ({}); VCD {}; picture {}",
             self.out_valid as u8,
             self.result,
             self.mask,
@@ -41,7 +43,11 @@ impl Replayed {
             self.want_result,
             self.want_mask,
             if self.confirms() { "confirmed" } else { "NOT reproduced in simulation" },
-            self.vcd.display()
+            self.vcd.display(),
+            match &self.picture {
+                Ok(p) => p.display().to_string(),
+                Err(e) => format!("not drawn: {e}"),
+            }
         )
     }
 }
@@ -121,6 +127,7 @@ pub fn replay(rtl: &Path, cex: &Cex, dir: &Path) -> Result<Replayed, String> {
             want_valid,
             want_result,
             want_mask,
+            picture: crate::wave::beside(&vcd, 2 * LATENCY + 1),
             vcd,
         }),
         _ => Err(format!("the replay printed '{line}'")),
