@@ -340,6 +340,11 @@ fn str_field<'a>(v: &'a serde_json::Value, name: &str, what: &str) -> Result<&'a
     field(v, name, what)?.as_str().ok_or_else(|| format!("{what}: '{name}' is not a string"))
 }
 
+fn engine_field(v: &serde_json::Value, what: &str) -> Result<EngineKind, String> {
+    let name = str_field(v, "engine", what)?;
+    EngineKind::ALL.into_iter().find(|e| e.name() == name).ok_or_else(|| format!("{what}: no engine '{name}'"))
+}
+
 fn outcome_from(v: &serde_json::Value, what: &str) -> Result<Outcome, String> {
     let value = u32::from_str_radix(str_field(v, "value", what)?, 16).map_err(|e| format!("{what}: value: {e}"))?;
     let mask = match field(v, "mask", what)? {
@@ -375,11 +380,7 @@ pub fn parse_report(text: &str, what: &str) -> Result<ShardReport, String> {
         field(&v, "rows", what)?.as_array().ok_or_else(|| format!("{what}: 'rows' is not a list"))?.iter().enumerate()
     {
         let w = format!("{what}: row {k}");
-        let engine_name = str_field(r, "engine", &w)?;
-        let engine = EngineKind::ALL
-            .into_iter()
-            .find(|e| e.name() == engine_name)
-            .ok_or_else(|| format!("{w}: no engine '{engine_name}'"))?;
+        let engine = engine_field(r, &w)?;
         let family_name = str_field(r, "family", &w)?;
         let family = Family::ALL
             .into_iter()
@@ -400,11 +401,7 @@ pub fn parse_report(text: &str, what: &str) -> Result<ShardReport, String> {
         .ok_or_else(|| format!("{what}: 'first_mismatches' is not a list"))?;
     for (k, m) in listed.iter().enumerate() {
         let w = format!("{what}: mismatch {k}");
-        let engine_name = str_field(m, "engine", &w)?;
-        let engine = EngineKind::ALL
-            .into_iter()
-            .find(|e| e.name() == engine_name)
-            .ok_or_else(|| format!("{w}: no engine '{engine_name}'"))?;
+        let engine = engine_field(m, &w)?;
         let op_name = str_field(m, "op", &w)?;
         let op = crosslane_golden::Op::from_name(op_name).ok_or_else(|| format!("{w}: no op '{op_name}'"))?;
         let vec = crosslane_golden::Vec512::from_hex(str_field(m, "vec", &w)?).map_err(|e| format!("{w}: vec: {e}"))?;
