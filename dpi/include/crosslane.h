@@ -29,8 +29,8 @@ const char *crosslane_op_name(int code);
 int crosslane_op_code(const char *name);
 /* The width of op `code`'s result in bits, or -1. */
 int crosslane_result_bits(int code);
-/* Clock edges from the edge that samples an input to the edge after which
- * its result is on crosslane_reduce's outputs. */
+/* The unit's register stages: an input sampled at rising edge k is on
+ * crosslane_reduce's outputs after edge k + latency - 1. */
 int crosslane_latency(void);
 
 /* Evaluate op `code` on the 512-bit `vec` (16 words, vec[0] = bits 31:0,

@@ -87,8 +87,8 @@ pub extern "C" fn crosslane_result_bits(code: c_int) -> c_int {
     op_of(code).map_or(-1, |op| op.result_bits() as c_int)
 }
 
-/// Clock edges from the edge that samples an input to the edge after which
-/// its result is on the unit's outputs, as `crosslane_reduce` is built.
+/// The unit's register stages: an input sampled at rising edge k is on
+/// `crosslane_reduce`'s outputs after edge k + latency − 1.
 #[no_mangle]
 pub extern "C" fn crosslane_latency() -> c_int {
     crosslane_hdl::LATENCY as c_int

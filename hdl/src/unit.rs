@@ -31,8 +31,10 @@
 //! 3. tree levels 64→32→16→8→4→2→1, one register each (stages 3 to 8);
 //! 9. result formatting (saturation, key to value, mask compression).
 //!
-//! One vector is accepted every clock; `out_valid_o` rises exactly
-//! [`LATENCY`] rising edges after the edge that sampled `in_valid_i`. Reset
+//! One vector is accepted every clock. An input sampled at rising edge k
+//! is on the outputs, `out_valid_o` high, after rising edge k + [`LATENCY`]
+//! − 1: [`LATENCY`] edges in all, the sampling edge the first, one per
+//! register stage (measured by every testbench's pipeline model). Reset
 //! (`rst_ni` low at a rising edge) is synchronous and clears the valid
 //! pipeline only.
 //!
@@ -43,8 +45,9 @@ use crate::decode::OpDecode;
 use crosslane_golden::OP_SELECT_BITS;
 use rust_hdl::prelude::*;
 
-/// Rising edges from the edge that samples an input to the edge after which
-/// its result is on `result_o` / `mask_o` with `out_valid_o` high.
+/// Register stages from input to output: an input sampled at rising edge k
+/// is on `result_o` / `mask_o` with `out_valid_o` high after edge
+/// k + LATENCY − 1 (the sampling edge counts as the first of the LATENCY).
 pub const LATENCY: usize = 9;
 
 /// Node operator codes carried down the tree (`kind_q`).

@@ -6,9 +6,9 @@
     >>> vecs = np.random.default_rng(1).integers(0, 256, (1000, 64), dtype=np.uint8)
     >>> results, masks = crosslane.eval_batch("rbmax_nx16", vecs)
 
-Functions: eval, eval_batch, exec, ops, vec_bytes. Constants: LATENCY (clock
-edges from the edge that samples an input to the edge after which its result
-is on crosslane_reduce's outputs), PARTITIONS. Errors: CrosslaneError
+Functions: eval, eval_batch, exec, ops, vec_bytes. Constants: LATENCY (the
+unit's register stages: an input sampled at rising edge k is on
+crosslane_reduce's outputs after edge k + LATENCY - 1), PARTITIONS. Errors: CrosslaneError
 (a ValueError) and its UnknownOpError, InputError, InstructionError (.rule).
 """
 
