@@ -5,11 +5,16 @@
 use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{RawInstruction, PARTITIONS};
 use crosslane_golden::{BatchOut, Op, Vec512};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::ndarray::Dimension;
+use numpy::{
+    Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
+};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use std::borrow::Cow;
 
 create_exception!(_crosslane, CrosslaneError, PyValueError, "Any error of the crosslane model.");
 create_exception!(
@@ -93,6 +98,15 @@ fn eval(
     Ok((out.value, out.mask))
 }
 
+/// The elements of `a` in order: borrowed when it is C-contiguous (no copy),
+/// copied otherwise.
+fn elements<'a, T: Element + Copy, D: Dimension>(a: &'a PyReadonlyArray<'_, T, D>) -> Cow<'a, [T]> {
+    match a.as_slice() {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(a.as_array().iter().copied().collect()),
+    }
+}
+
 /// A batch's results and, for rb* ops, masks.
 type Columns<'py> = (Bound<'py, PyArray1<u32>>, Option<Bound<'py, PyArray1<u64>>>);
 
@@ -113,36 +127,18 @@ fn eval_batch<'py>(
     vbools: Option<PyReadonlyArray1<'py, u64>>,
 ) -> PyResult<Columns<'py>> {
     let op = op_of(op)?;
-    let owned_vecs;
-    let bytes: &[u8] = match &vecs {
-        None => &[],
-        Some(a) => {
-            if a.shape()[1] != 64 {
-                return Err(InputError::new_err(format!("vecs: shape {:?}; expected (n, 64) uint8", a.shape())));
-            }
-            match a.as_slice() {
-                Ok(s) => s,
-                Err(_) => {
-                    owned_vecs = a.as_array().iter().copied().collect::<Vec<u8>>();
-                    &owned_vecs
-                }
-            }
+    if let Some(a) = &vecs {
+        if a.shape()[1] != 64 {
+            return Err(InputError::new_err(format!("vecs: shape {:?}; expected (n, 64) uint8", a.shape())));
         }
-    };
+    }
+    let bytes = vecs.as_ref().map(elements);
+    let bytes: &[u8] = bytes.as_deref().unwrap_or(&[]);
     // SAFETY: Vec512 is repr(transparent) over [u8; 64] (size 64, align 1)
     // and `bytes` holds a whole number of 64-byte rows.
     let vectors: &[Vec512] = unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<Vec512>(), bytes.len() / 64) };
-    let owned_vbools;
-    let vb: Option<&[u64]> = match &vbools {
-        None => None,
-        Some(a) => Some(match a.as_slice() {
-            Ok(s) => s,
-            Err(_) => {
-                owned_vbools = a.as_array().iter().copied().collect::<Vec<u64>>();
-                &owned_vbools
-            }
-        }),
-    };
+    let vb = vbools.as_ref().map(elements);
+    let vb: Option<&[u64]> = vb.as_deref();
     if op.family.is_vbool_fold() && vb.is_none() {
         return Err(InputError::new_err(format!("{} folds vbools: pass vbools", op.name())));
     }
@@ -196,10 +192,9 @@ fn exec_instruction<'py>(
     let valid = raw.validate(partition_bytes).map_err(|e| refuse(e.rule(), e.to_string()))?;
     check_work(&valid).map_err(|e| refuse("work".into(), e))?;
     let mut s = Sbuf::new(partition_bytes);
-    let view = sbuf.as_array();
-    for p in 0..PARTITIONS {
-        let row: Vec<u8> = view.row(p).iter().copied().collect();
-        s.write(p, 0, &row).map_err(|e| InputError::new_err(e.to_string()))?;
+    let bytes = elements(&sbuf);
+    for (p, row) in bytes.chunks_exact(partition_bytes).enumerate() {
+        s.write(p, 0, row).map_err(|e| InputError::new_err(e.to_string()))?;
     }
     py.allow_threads(|| execute(&valid, &mut s, SumOrder::Tree)).map_err(|e| InputError::new_err(e.to_string()))?;
     let flat: Vec<u8> = (0..PARTITIONS).flat_map(|p| s.partition(p).iter().copied()).collect();

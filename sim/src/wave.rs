@@ -267,24 +267,28 @@ pub fn svg(waves: &Waves, from: usize, clocks: usize, command: &str, source: &st
     s
 }
 
-/// Render `vcd` (columns `from .. from + clocks`) to `out` atomically.
-pub fn render(vcd: &Path, out: &Path, from: usize, clocks: usize, command: &str) -> Result<(), String> {
+/// The unit's ports in the VCD file `vcd`, and the file's name.
+fn load(vcd: &Path) -> Result<(Waves, String), String> {
     let text = std::fs::read_to_string(vcd).map_err(|e| format!("cannot read {}: {e}", vcd.display()))?;
     let waves = read_vcd(&text).map_err(|e| format!("{}: {e}", vcd.display()))?;
     let name = vcd.file_name().map_or_else(|| vcd.display().to_string(), |n| n.to_string_lossy().into_owned());
+    Ok((waves, name))
+}
+
+/// Render `vcd` (columns `from .. from + clocks`) to `out` atomically.
+pub fn render(vcd: &Path, out: &Path, from: usize, clocks: usize, command: &str) -> Result<(), String> {
+    let (waves, name) = load(vcd)?;
     crate::generate::write_atomic(out, svg(&waves, from, clocks, command, &name).as_bytes())
 }
 
 /// The picture of a failing case's VCD, written beside it (`X.vcd` →
 /// `X.svg`): its last `clocks` clocks, where the failure shows.
 pub fn beside(vcd: &Path, clocks: usize) -> Result<PathBuf, String> {
-    let text = std::fs::read_to_string(vcd).map_err(|e| format!("cannot read {}: {e}", vcd.display()))?;
-    let waves = read_vcd(&text).map_err(|e| format!("{}: {e}", vcd.display()))?;
-    let total = waves.traces.first().map_or(0, |t| t.columns.len());
+    let (waves, name) = load(vcd)?;
+    let from = waves.traces.first().map_or(0, |t| t.columns.len()).saturating_sub(clocks);
     let out = vcd.with_extension("svg");
-    let name = vcd.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let command = format!("crosslane wave {name} --from {} --clocks {clocks}", total.saturating_sub(clocks));
-    crate::generate::write_atomic(&out, svg(&waves, total.saturating_sub(clocks), clocks, &command, &name).as_bytes())?;
+    let command = format!("crosslane wave {name} --from {from} --clocks {clocks}");
+    crate::generate::write_atomic(&out, svg(&waves, from, clocks, &command, &name).as_bytes())?;
     Ok(out)
 }
 

@@ -38,6 +38,9 @@ use unroll::Register;
 /// Clocks unrolled before the checked one (see [`unroll`]).
 pub const PRE: usize = LATENCY;
 
+/// Bits of the op select (`op_i`, `op_checked`).
+const OP_BITS: usize = crosslane_golden::OP_SELECT_BITS;
+
 /// From this many ops on, [`Prover::prove`] builds one shared miter.
 pub const SHARED_MIN: usize = 8;
 
@@ -173,33 +176,56 @@ fn key(rtl: &[u8]) -> u64 {
 /// `cache/prove-KEY-preN/` (`unrolled.il`, `step.json`), or reuse it.
 fn prepare(rtl: &Path, text: &[u8], pre: usize) -> Result<PathBuf, String> {
     let dir = cache_root().join(format!("prove-{:016x}-pre{pre}", key(text)));
-    if dir.join("step.json").is_file() && dir.join("unrolled.il").is_file() {
+    cached(dir, &["step.json", "unrolled.il"], |tmp| {
+        let cut = format!(
+            "read_verilog {rtl}\nhierarchy -check -top crosslane_reduce\nproc\nflatten\nopt_clean -purge\n\
+         expose -evert-dff t:$dff\nopt_clean -purge\nrename crosslane_reduce {step}\n\
+         write_verilog -noattr step.v\nwrite_json step.json\n",
+            rtl = rtl.display(),
+            step = unroll::STEP_MODULE
+        );
+        write(&tmp.join("cut.ys"), &cut)?;
+        run_yosys_in(tmp, "cut.ys", Duration::from_secs(600))?;
+        let regs = unroll::registers(&read(&tmp.join("step.json"))?)?;
+        write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, pre, LATENCY))?;
+        let unrolled = format!(
+            "read_verilog step.v\nread_verilog unrolled.v\nhierarchy -check -top {}\nproc\nflatten\nopt_clean\n\
+             write_rtlil unrolled.il\n",
+            unroll::UNROLLED_MODULE
+        );
+        write(&tmp.join("unroll.ys"), &unrolled)?;
+        run_yosys_in(tmp, "unroll.ys", Duration::from_secs(600))
+    })
+}
+
+/// `dir` with the files `made`, built by `build` in a temporary folder beside
+/// it and moved into place whole (so a run cut short leaves nothing half
+/// made), or reused when it is already there.
+fn cached(dir: PathBuf, made: &[&str], build: impl FnOnce(&Path) -> Result<(), String>) -> Result<PathBuf, String> {
+    if made.iter().all(|f| dir.join(f).is_file()) {
         return Ok(dir);
     }
     let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
-    let cut = format!(
-        "read_verilog {rtl}\nhierarchy -check -top crosslane_reduce\nproc\nflatten\nopt_clean -purge\n\
-         expose -evert-dff t:$dff\nopt_clean -purge\nrename crosslane_reduce {step}\n\
-         write_verilog -noattr step.v\nwrite_json step.json\n",
-        rtl = rtl.display(),
-        step = unroll::STEP_MODULE
-    );
-    write(&tmp.join("cut.ys"), &cut)?;
-    run_yosys_in(&tmp, "cut.ys", Duration::from_secs(600))?;
-    let regs = unroll::registers(&read(&tmp.join("step.json"))?)?;
-    write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, pre, LATENCY))?;
-    let unrolled = format!(
-        "read_verilog step.v\nread_verilog unrolled.v\nhierarchy -check -top {}\nproc\nflatten\nopt_clean\n\
-         write_rtlil unrolled.il\n",
-        unroll::UNROLLED_MODULE
-    );
-    write(&tmp.join("unroll.ys"), &unrolled)?;
-    run_yosys_in(&tmp, "unroll.ys", Duration::from_secs(600))?;
+    build(&tmp)?;
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::rename(&tmp, &dir).map_err(|e| format!("cannot move {} into place: {e}", tmp.display()))?;
     Ok(dir)
+}
+
+/// yosys' AIGER map (`input|output INDEX BIT WIRE` lines): (kind, index,
+/// bit, wire) of each; other lines are skipped, a malformed one is an error.
+fn map_lines(map: &str) -> Result<Vec<(&str, usize, usize, &str)>, String> {
+    let mut out = Vec::new();
+    for line in map.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if let [kind @ ("input" | "output"), index, bit, wire] = f[..] {
+            let bad = || format!("bad map line '{line}'");
+            out.push((kind, index.parse().map_err(|_| bad())?, bit.parse().map_err(|_| bad())?, wire));
+        }
+    }
+    Ok(out)
 }
 
 /// yosys' steps from a miter's sources to an AIG.
@@ -248,7 +274,7 @@ fn build_aigs(
 struct Shared {
     aig: aig::Aig,
     /// The AIG input of each `op_checked` bit (`None`: yosys dropped it).
-    op_inputs: [Option<usize>; 9],
+    op_inputs: [Option<usize>; OP_BITS],
     /// The AIG output of each op's `bad` bit, in the order of the ops.
     outputs: Vec<usize>,
 }
@@ -261,34 +287,23 @@ impl Shared {
         let miter = unroll::miter(regs, 0, LATENCY, &modules, None);
         // The sources name the cache: a changed reference or op list builds anew.
         let dir = base.join(format!("shared-{:016x}", fnv1a(&[references.as_bytes(), miter.as_bytes()])));
-        if !(dir.join("miter.aig").is_file() && dir.join("miter.map").is_file()) {
-            let tmp = dir.with_extension(format!("tmp{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&tmp);
-            std::fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+        let dir = cached(dir, &["miter.aig", "miter.map"], |tmp| {
             write(&tmp.join("references.v"), &references)?;
             write(&tmp.join("miter.v"), &miter)?;
             let script = format!(
                 "read_rtlil ../unrolled.il\nread_verilog references.v miter.v\n{TO_AIG}write_aiger -zinit -map miter.map miter.aig\n"
             );
             write(&tmp.join("shared.ys"), &script)?;
-            run_yosys_in(&tmp, "shared.ys", limit * 4)?;
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::rename(&tmp, &dir).map_err(|e| format!("cannot move {} into place: {e}", tmp.display()))?;
-        }
+            run_yosys_in(tmp, "shared.ys", limit * 4)
+        })?;
         let bytes = std::fs::read(dir.join("miter.aig")).map_err(|e| format!("cannot read the shared AIG: {e}"))?;
         let aig = aig::Aig::parse(&bytes)?;
-        let mut op_inputs = [None; 9];
+        let mut op_inputs = [None; OP_BITS];
         let mut outputs = vec![None; ops.len()];
-        for line in read(&dir.join("miter.map"))?.lines() {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            let (Some(index), Some(bit)) =
-                (f.get(1).and_then(|n| n.parse::<usize>().ok()), f.get(2).and_then(|n| n.parse::<usize>().ok()))
-            else {
-                continue;
-            };
-            match (f[0], f.get(3)) {
-                ("input", Some(&"op_checked")) if bit < 9 => op_inputs[bit] = Some(index),
-                ("output", Some(&"bad")) if bit < ops.len() => outputs[bit] = Some(index),
+        for (kind, index, bit, wire) in map_lines(&read(&dir.join("miter.map"))?)? {
+            match (kind, wire) {
+                ("input", "op_checked") if bit < OP_BITS => op_inputs[bit] = Some(index),
+                ("output", "bad") if bit < ops.len() => outputs[bit] = Some(index),
                 _ => {}
             }
         }
@@ -302,8 +317,9 @@ impl Shared {
 
     /// Op `i`'s miter (`op` is `ops[i]`) into `d/miter.aig`.
     fn write_op(&self, i: usize, op: Op, d: &Path) -> Result<(), String> {
-        let ties: Vec<(usize, bool)> =
-            (0..9).filter_map(|bit| self.op_inputs[bit].map(|input| (input, op.code() >> bit & 1 == 1))).collect();
+        let ties: Vec<(usize, bool)> = (0..OP_BITS)
+            .filter_map(|bit| self.op_inputs[bit].map(|input| (input, op.code() >> bit & 1 == 1)))
+            .collect();
         let one = self.aig.cofactor(&ties, self.outputs[i])?;
         std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
         std::fs::write(d.join("miter.aig"), one.write()).map_err(|e| format!("cannot write {}: {e}", d.display()))
@@ -524,15 +540,11 @@ fn run_yosys_in(dir: &Path, script: &str, limit: Duration) -> Result<(), String>
 /// yosys' AIGER map (`input N BIT WIRE`). Inputs the circuit lost to
 /// constant folding do not matter and read as 0.
 pub fn parse_cex(cex: &str, map: &str, op: Op) -> Result<Cex, String> {
-    let mut names = std::collections::HashMap::new();
-    for line in map.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if let ["input", index, bit, wire] = f[..] {
-            let index: usize = index.parse().map_err(|_| format!("bad map line '{line}'"))?;
-            let bit: usize = bit.parse().map_err(|_| format!("bad map line '{line}'"))?;
-            names.insert(index, (wire.to_string(), bit));
-        }
-    }
+    let names: std::collections::HashMap<usize, (&str, usize)> = map_lines(map)?
+        .into_iter()
+        .filter(|(kind, ..)| *kind == "input")
+        .map(|(_, index, bit, wire)| (index, (wire, bit)))
+        .collect();
     let mut clocks = vec![Clock::default(); PRE + LATENCY + 1];
     clocks[PRE].op = op.code();
     let mut seen = 0;
