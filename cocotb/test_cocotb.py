@@ -74,9 +74,9 @@ def test_the_rtl_passes(sim, tmp_path):
 @pytest.mark.parametrize("sim", ["icarus", "verilator"])
 def test_a_planted_bug_fails(sim, tmp_path):
     text = RTL.read_text()
-    source = "kind_q$3$d = kind_q$2$q;"
+    source = "l4_ctl_ctrl_i = s3_ctrl_q;"
     assert text.count(source) == 1, "the RTL changed: update the mutant"
     mutant = tmp_path / "mutant.v"
-    mutant.write_text(text.replace(source, "kind_q$3$d = kind_q$1$q;"))
+    mutant.write_text(text.replace(source, "l4_ctl_ctrl_i = s2_ctrl_q;"))
     tests, failed = run(sim, mutant, tmp_path / sim, 400)
     assert (tests, failed) == (1, 1)

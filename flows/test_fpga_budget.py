@@ -1,5 +1,5 @@
 """The FPGA flow's budget check fails on a regression and names it (the
-synthesis itself runs in ./dev test: flows/fpga.py --configs unit --budget)."""
+synthesis itself runs in ./dev test: flows/fpga.py --budget)."""
 
 import json
 import pathlib
@@ -17,10 +17,10 @@ def row(config, lut, ccu, ff):
 
 
 def test_within_budget_passes_and_over_budget_is_named():
-    budget = json.loads(BUDGET.read_text())["unit"]
-    ok = row("unit", budget["LUT4"], budget["CCU2C"], budget["TRELLIS_FF"])
+    budget = json.loads(BUDGET.read_text())["every1"]
+    ok = row("every1", budget["LUT4"], budget["CCU2C"], budget["TRELLIS_FF"])
     assert fpga.check_budget([ok], BUDGET) == []
-    over = row("unit", budget["LUT4"] + 1, budget["CCU2C"], budget["TRELLIS_FF"] + 5)
+    over = row("every1", budget["LUT4"] + 1, budget["CCU2C"], budget["TRELLIS_FF"] + 5)
     problems = fpga.check_budget([over], BUDGET)
     assert len(problems) == 2
     assert "LUT4" in problems[0] and "over its budget" in problems[0]
@@ -30,5 +30,14 @@ def test_within_budget_passes_and_over_budget_is_named():
 
 def test_every_measured_configuration_has_a_budget():
     budget = json.loads(BUDGET.read_text())
-    for config in ["unit", "radd_nx16", "rmax_nx16"]:
-        assert set(budget[config]) == set(fpga.CELLS)
+    configs = fpga.DEFAULT_CONFIGS.split(",")
+    assert len(configs) == 6
+    for config in configs:
+        assert set(budget[config]) == set(fpga.CELLS), config
+
+
+def test_the_tied_tree_ratio_is_measured():
+    rows = [row("every1:radd_nx16", 48, 287, 1593), row("handwritten:radd_nx16", 14, 287, 1079)]
+    assert abs(fpga.ff_ratio(rows) - 1593 / 1079) < 1e-9
+    assert fpga.ff_ratio(rows[:1]) is None
+    assert 1593 / 1079 <= fpga.MAX_FF_RATIO < 1700 / 1079

@@ -86,11 +86,11 @@ fn the_example_scores_the_rtl_and_catches_a_planted_bug() {
 
     // A tree level taking its operator from the wrong stage must fail it.
     let text = std::fs::read_to_string(&rtl).unwrap();
-    let from = "kind_q$3$d = kind_q$2$q;";
+    let from = "l4_ctl_ctrl_i = s3_ctrl_q;";
     assert_eq!(text.matches(from).count(), 1, "the RTL changed: update the mutant");
     std::fs::create_dir_all(&tmp).unwrap();
     let mutant = tmp.join("mutant.v");
-    std::fs::write(&mutant, text.replace(from, "kind_q$3$d = kind_q$1$q;")).unwrap();
+    std::fs::write(&mutant, text.replace(from, "l4_ctl_ctrl_i = s2_ctrl_q;")).unwrap();
     let (code, out) = run_example(&mutant, &lib, &tmp.join("mutant"), 20_000);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("crosslane_dpi_tb: FAIL: ") && !out.contains("PASS"), "{out}");

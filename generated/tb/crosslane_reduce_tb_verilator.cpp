@@ -22,7 +22,12 @@
 #include <memory>
 #include <vector>
 
-static const int LATENCY = 9;
+// The configuration: built with -GEVERY=k and -DCROSSLANE_EVERY=k together.
+#ifndef CROSSLANE_EVERY
+#define CROSSLANE_EVERY 1
+#endif
+static const int LATENCY = CROSSLANE_EVERY == 1 ? 6 : CROSSLANE_EVERY == 2 ? 4 : CROSSLANE_EVERY == 3 ? 3 : 0;
+static_assert(LATENCY > 0, "CROSSLANE_EVERY names no configuration");
 
 static void tick(Vcrosslane_reduce_tb* top) {
     top->clk = 1;

@@ -1,11 +1,119 @@
-//! crosslane-hdl: the CrossLaneReduce unit in rust-hdl 0.46.
+//! crosslane-hdl: the CrossLaneReduce unit in rust-hdl 0.46, as components.
 //!
-//! [`unit::CrosslaneReduce`] is the top (rust-hdl emits it as module `top`;
-//! the generator's post-pass names it `crosslane_reduce`); its op decoder
-//! is [`decode::OpDecode`]. Op codes come from `crosslane_golden::ops`, the
-//! one table every crate shares.
+//! - [`decode::OpDecode`]: the op select to named controls, a case table
+//!   built from golden's op table (`crosslane_golden::ops`);
+//! - [`leaf::LeafKey`]: one 32-bit window of the vector to its lane keys;
+//! - [`node::TreeNode`]: one node of the log-step tree, at a given level;
+//! - [`format::ResultFormat`]: the root to `result_o` / `mask_o`;
+//! - [`pipe::Pipe`]: a pipeline boundary, a register or a wire by configuration;
+//! - [`unit::CrosslaneReduce`]: the top, registers and wiring.
+//!
+//! The pipeline depth is a parameter, [`Config`]: registers after every
+//! level, every second level or every third, plus the input and output
+//! registers. Each configuration is its own generated module.
 
 pub mod decode;
+pub mod format;
+pub mod leaf;
+pub mod node;
+pub mod pipe;
 pub mod unit;
 
-pub use unit::{CrosslaneReduce, LATENCY};
+pub use unit::CrosslaneReduce;
+
+/// Levels of the log-step tree over the 64 byte slots of a vector: level 1
+/// folds byte pairs (8-bit lanes only), level 2 half-word pairs, level 6 is
+/// the root.
+pub const LEVELS: usize = 6;
+
+/// Where the pipeline registers sit. After the input register, the leaf
+/// keys and levels 1 and 2 share a stage: for 16- and 32-bit lanes those
+/// levels only place each lane in its node, so a register after level 1
+/// would be a copy of the vector (the redundant input copy a lean datapath
+/// has none of). From level 2 on, registers follow every `every`-th level
+/// counted back from the root; the register after the root is the output
+/// register, with the result formatting before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// 1, 2 or 3: a register after every level (from level 2), every second, every third.
+    pub every: usize,
+}
+
+impl Config {
+    /// The configurations generated, the default first.
+    pub const ALL: [Config; 3] = [Config { every: 1 }, Config { every: 2 }, Config { every: 3 }];
+    /// The default: a register after every level.
+    pub const DEFAULT: Config = Config::ALL[0];
+
+    /// Is there a register after tree level `level` (2..=6)? Level 6's is the
+    /// output register.
+    pub const fn registered_after(self, level: usize) -> bool {
+        level >= 2 && level <= LEVELS && (LEVELS - level).is_multiple_of(self.every)
+    }
+
+    /// Register stages from input to output: an input sampled at rising edge
+    /// k is on `result_o` / `mask_o` with `out_valid_o` high after edge
+    /// k + latency − 1 (the sampling edge counts as the first).
+    pub const fn latency(self) -> usize {
+        let mut n = 1; // the input register
+        let mut level = 2;
+        while level <= LEVELS {
+            if self.registered_after(level) {
+                n += 1;
+            }
+            level += 1;
+        }
+        n
+    }
+
+    /// The Verilog module name: `crosslane_reduce` for the default,
+    /// `crosslane_reduce_every2` / `_every3` for the others.
+    pub fn module(self) -> String {
+        if self == Config::DEFAULT {
+            "crosslane_reduce".to_string()
+        } else {
+            format!("crosslane_reduce_every{}", self.every)
+        }
+    }
+
+    /// The configuration named by [`Config::module`], or by `every1`..`every3`.
+    pub fn from_name(name: &str) -> Option<Config> {
+        Config::ALL.into_iter().find(|c| {
+            c.module() == name
+                || name == format!("every{}", c.every)
+                || name == format!("crosslane_reduce_every{}", c.every)
+        })
+    }
+
+    /// Short name: `every1`, `every2`, `every3`.
+    pub fn name(self) -> String {
+        format!("every{}", self.every)
+    }
+
+    /// The unit of this configuration, ready for `connect_all`.
+    pub fn unit(self) -> CrosslaneReduce {
+        CrosslaneReduce::new(self)
+    }
+}
+
+/// The default configuration's latency (see [`Config::latency`]): an input
+/// sampled at rising edge k is on the outputs after edge k + LATENCY − 1.
+pub const LATENCY: usize = Config::DEFAULT.latency();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latencies() {
+        assert_eq!(Config { every: 1 }.latency(), 6);
+        assert_eq!(Config { every: 2 }.latency(), 4);
+        assert_eq!(Config { every: 3 }.latency(), 3);
+        assert!(Config { every: 3 }.registered_after(3) && !Config { every: 3 }.registered_after(2));
+        assert!(Config { every: 2 }.registered_after(2) && Config { every: 2 }.registered_after(4));
+        for c in Config::ALL {
+            assert!(c.registered_after(6), "the output register");
+            assert_eq!(Config::from_name(&c.module()), Some(c));
+        }
+    }
+}

@@ -1,61 +1,37 @@
-//! `crosslane_reduce`: the pipelined log-step reduce tree.
+//! `crosslane_reduce`: the top, registers and wiring.
 //!
-//! The 512-bit vector is cut into 64 byte *slots*. A lane of any form starts
-//! at a slot (every slot for 2nx8, every second for nx16/nxf16, every fourth
-//! for n_2x32/n_2xf32); the slots in between are padding and hold the node's
-//! identity, so one 64-leaf tree of 32-bit nodes serves every form: a 16-bit
-//! lane passes its level-0 node unchanged, a 32-bit lane its first two. The
-//! vbool bit of the lane starting at slot `s` is bit `s` in every form.
+//! The 512-bit vector is 64 byte *slots*; a lane of any form starts at a
+//! slot (every slot for 2nx8, every second for nx16/nxf16, every fourth for
+//! n_2x32/n_2xf32), and the vbool bit of the lane starting at slot `s` is
+//! bit `s` in every form. The tree has six levels over the slots:
 //!
-//! Every leaf is turned into a 32-bit *key* so that each node needs only five
-//! operators — sum, unsigned max, and, or, xor:
-//! - sums: the lane sign- or zero-extended (widening is free: 32-bit nodes);
-//! - integer extrema: lane ^ sign bit for signed order (the seed's sign-flip
-//!   compare), and the key inverted within the lane for minima, so a max
-//!   tree computes every extremum;
-//! - maximumNumber / minimumNumber: the total-order key (sign-flip; negative
-//!   lanes inverted; inverted again for min) with NaN mapped to 0, which
-//!   never wins; a root of 0 means no number: the canonical quiet NaN;
-//! - vbool folds: the predicate bit of each lane start, folded by and / or.
+//! | register | holds | present |
+//! |---|---|---|
+//! | `in_*` | the ports, the op decoded ([`OpDecode`]) | always (the input register) |
+//! | `s2_*` | [`LeafKey`] of each 32-bit window, levels 1 and 2 ([`TreeNode`]) | when `every` divides 4 |
+//! | `s3_*` … `s5_*` | levels 3 … 5 | when `every` divides 6 − level |
+//! | `out_*` | level 6 (the root) through [`ResultFormat`] | always (the output register) |
 //!
-//! Inactive `_t` lanes and padding take the identity key (0, or all ones for
-//! and), exactly the golden model's "replace by the identity".
-//!
-//! Beside each node's value runs the seed's tie mask: a node keeps the mask
-//! bits of both children on a tie and only the winner's otherwise.
-//!
-//! Pipeline (index i holds the signal after i register stages; do not change
-//! without changing [`LATENCY`]):
-//! 1. input register (raw lane windows, vbool, op, valid);
-//! 2. leaf keys and the active-lane mask;
-//! 3. tree levels 64→32→16→8→4→2→1, one register each (stages 3 to 8);
-//! 9. result formatting (saturation, key to value, mask compression).
-//!
-//! One vector is accepted every clock. An input sampled at rising edge k
-//! is on the outputs, `out_valid_o` high, after rising edge k + [`LATENCY`]
-//! − 1: [`LATENCY`] edges in all, the sampling edge the first, one per
-//! register stage (measured by every testbench's pipeline model). Reset
-//! (`rst_ni` low at a rising edge) is synchronous and clears the valid
-//! pipeline only.
+//! The op is decoded once, into the input register; its control word travels
+//! with the data and each level splits it into named controls ([`Controls`],
+//! `l1_ctl` … `out_ctl`), so no control fans out across the whole tree.
+//! One vector is accepted every clock. An input sampled at rising edge k is
+//! on the outputs, `out_valid_o` high, after rising edge k + L − 1, L =
+//! [`Config::latency`] (6, 4, 3 for every = 1, 2, 3): L edges in all, the
+//! sampling edge the first. Reset (`rst_ni` low at a rising edge) is
+//! synchronous and clears the valid pipeline only.
 //!
 //! Worked example: `op_i` = rbmax_nx16 (`0x061`), lanes 3 and 9 = 5, the
-//! rest 0 → nine clocks later `result_o` = `0x0005`, `mask_o` = `0x208`.
+//! rest 0 → L clocks later `result_o` = `0x0005`, `mask_o` = `0x208`.
 
-use crate::decode::OpDecode;
+use crate::decode::{Controls, OpDecode, CONTROL_BITS};
+use crate::format::ResultFormat;
+use crate::leaf::LeafKey;
+use crate::node::TreeNode;
+use crate::pipe::Pipe;
+use crate::Config;
 use crosslane_golden::OP_SELECT_BITS;
 use rust_hdl::prelude::*;
-
-/// Register stages from input to output: an input sampled at rising edge k
-/// is on `result_o` / `mask_o` with `out_valid_o` high after edge
-/// k + LATENCY − 1 (the sampling edge counts as the first of the LATENCY).
-pub const LATENCY: usize = 9;
-
-/// Node operator codes carried down the tree (`kind_q`).
-const KIND_XOR: u64 = 0;
-const KIND_SUM: u64 = 1;
-const KIND_MAX: u64 = 2;
-const KIND_AND: u64 = 3;
-const KIND_OR: u64 = 4;
 
 #[derive(LogicBlock)]
 pub struct CrosslaneReduce {
@@ -73,61 +49,57 @@ pub struct CrosslaneReduce {
     pub result_o: Signal<Out, Bits<32>>,
     /// rb* ops: bit `l` set for every active lane equal to the result.
     pub mask_o: Signal<Out, Bits<64>>,
-    // Stage 1: input register.
-    raw_q: [DFF<Bits<32>>; 64],
-    vbool_q: DFF<Bits<64>>,
-    // op_q[k] / valid_q[k]: the op and valid after k+1 register stages.
-    op_q: [DFF<Bits<OP_SELECT_BITS>>; 8],
-    valid_q: [DFF<Bit>; 8],
-    // kind_q[k]: the node operator applied to level k's values.
-    kind_q: [DFF<Bits<3>>; 6],
-    // Stage 2: leaf keys and their active mask.
-    dec_leaf: OpDecode,
-    active: Signal<Local, Bits<64>>,
-    l0_q: [DFF<Bits<32>>; 64],
-    m0_q: DFF<Bits<64>>,
-    // Stages 3-8: the tree levels and their tie masks.
-    l1_q: [DFF<Bits<32>>; 32],
-    l2_q: [DFF<Bits<32>>; 16],
-    l3_q: [DFF<Bits<32>>; 8],
-    l4_q: [DFF<Bits<32>>; 4],
-    l5_q: [DFF<Bits<32>>; 2],
-    l6_q: [DFF<Bits<32>>; 1],
-    keep1: Signal<Local, Bits<64>>,
-    keep2: Signal<Local, Bits<64>>,
-    keep3: Signal<Local, Bits<64>>,
-    keep4: Signal<Local, Bits<64>>,
-    keep5: Signal<Local, Bits<64>>,
-    keep6: Signal<Local, Bits<64>>,
-    m1_q: DFF<Bits<64>>,
-    m2_q: DFF<Bits<64>>,
-    m3_q: DFF<Bits<64>>,
-    m4_q: DFF<Bits<64>>,
-    m5_q: DFF<Bits<64>>,
-    m6_q: DFF<Bits<64>>,
-    // Stage 9: result formatting.
-    dec_out: OpDecode,
-    mask_c: Signal<Local, Bits<64>>,
-    result_q: DFF<Bits<32>>,
-    mask_q: DFF<Bits<64>>,
-    out_valid_q: DFF<Bit>,
-    dec_in: OpDecode,
-    kind_xor: Constant<Bits<3>>,
-    kind_sum: Constant<Bits<3>>,
-    kind_max: Constant<Bits<3>>,
-    kind_and: Constant<Bits<3>>,
-    kind_or: Constant<Bits<3>>,
-    zero32: Constant<Bits<32>>,
-    one32: Constant<Bits<32>>,
-    mask16: Constant<Bits<32>>,
-    int16_high: Constant<Bits<32>>,
-    int16_max: Constant<Bits<32>>,
-    int16_min: Constant<Bits<32>>,
-    zero64: Constant<Bits<64>>,
+    // The input register.
+    in_vec: Pipe<Bits<512>>,
+    in_vbool: Pipe<Bits<64>>,
+    in_dec: OpDecode,
+    in_ctrl: Pipe<Bits<CONTROL_BITS>>,
+    in_valid: Pipe<Bit>,
+    // Keys and levels 1-2.
+    l1_ctl: Controls,
+    leaf: [LeafKey; 16],
+    l1: [TreeNode; 32],
+    l2: [TreeNode; 16],
+    s2_val: [Pipe<Bits<32>>; 16],
+    s2_mask: [Pipe<Bits<64>>; 16],
+    s2_ctrl: Pipe<Bits<CONTROL_BITS>>,
+    s2_valid: Pipe<Bit>,
+    // Level 3.
+    l3_ctl: Controls,
+    l3: [TreeNode; 8],
+    s3_val: [Pipe<Bits<32>>; 8],
+    s3_mask: [Pipe<Bits<64>>; 8],
+    s3_ctrl: Pipe<Bits<CONTROL_BITS>>,
+    s3_valid: Pipe<Bit>,
+    // Level 4.
+    l4_ctl: Controls,
+    l4: [TreeNode; 4],
+    s4_val: [Pipe<Bits<32>>; 4],
+    s4_mask: [Pipe<Bits<64>>; 4],
+    s4_ctrl: Pipe<Bits<CONTROL_BITS>>,
+    s4_valid: Pipe<Bit>,
+    // Level 5.
+    l5_ctl: Controls,
+    l5: [TreeNode; 2],
+    s5_val: [Pipe<Bits<32>>; 2],
+    s5_mask: [Pipe<Bits<64>>; 2],
+    s5_ctrl: Pipe<Bits<CONTROL_BITS>>,
+    s5_valid: Pipe<Bit>,
+    // Level 6, the result and the output register.
+    out_ctl: Controls,
+    l6: TreeNode,
+    format: ResultFormat,
+    out_result: Pipe<Bits<32>>,
+    out_mask: Pipe<Bits<64>>,
+    out_valid: Pipe<Bit>,
+    low_byte: Constant<Bits<32>>,
+    low_slot: Constant<Bits<64>>,
 }
 
-impl Default for CrosslaneReduce {
-    fn default() -> Self {
+impl CrosslaneReduce {
+    /// The unit with the registers of `config`.
+    pub fn new(config: Config) -> Self {
+        let reg = |level: usize| config.registered_after(level);
         Self {
             clk_i: Default::default(),
             rst_ni: Default::default(),
@@ -138,263 +110,198 @@ impl Default for CrosslaneReduce {
             out_valid_o: Default::default(),
             result_o: Default::default(),
             mask_o: Default::default(),
-            raw_q: array_init::array_init(|_| Default::default()),
-            vbool_q: Default::default(),
-            op_q: array_init::array_init(|_| Default::default()),
-            valid_q: array_init::array_init(|_| Default::default()),
-            kind_q: array_init::array_init(|_| Default::default()),
-            dec_leaf: Default::default(),
-            active: Default::default(),
-            l0_q: array_init::array_init(|_| Default::default()),
-            m0_q: Default::default(),
-            l1_q: array_init::array_init(|_| Default::default()),
-            l2_q: array_init::array_init(|_| Default::default()),
-            l3_q: array_init::array_init(|_| Default::default()),
-            l4_q: array_init::array_init(|_| Default::default()),
-            l5_q: array_init::array_init(|_| Default::default()),
-            l6_q: array_init::array_init(|_| Default::default()),
-            keep1: Default::default(),
-            keep2: Default::default(),
-            keep3: Default::default(),
-            keep4: Default::default(),
-            keep5: Default::default(),
-            keep6: Default::default(),
-            m1_q: Default::default(),
-            m2_q: Default::default(),
-            m3_q: Default::default(),
-            m4_q: Default::default(),
-            m5_q: Default::default(),
-            m6_q: Default::default(),
-            dec_out: Default::default(),
-            mask_c: Default::default(),
-            result_q: Default::default(),
-            mask_q: Default::default(),
-            out_valid_q: Default::default(),
-            dec_in: Default::default(),
-            kind_xor: Constant::new(KIND_XOR.into()),
-            kind_sum: Constant::new(KIND_SUM.into()),
-            kind_max: Constant::new(KIND_MAX.into()),
-            kind_and: Constant::new(KIND_AND.into()),
-            kind_or: Constant::new(KIND_OR.into()),
-            zero32: Constant::new(0u64.into()),
-            one32: Constant::new(1u64.into()),
-            mask16: Constant::new(0xffffu64.into()),
-            int16_high: Constant::new(0xffff_8000u64.into()),
-            int16_max: Constant::new(0x7fffu64.into()),
-            int16_min: Constant::new(0x8000u64.into()),
-            zero64: Constant::new(0u64.into()),
+            in_vec: Pipe::new(true),
+            in_vbool: Pipe::new(true),
+            in_dec: Default::default(),
+            in_ctrl: Pipe::new(true),
+            in_valid: Pipe::with_init(true),
+            l1_ctl: Default::default(),
+            leaf: array_init::array_init(|_| Default::default()),
+            l1: array_init::array_init(|_| TreeNode::new(1)),
+            l2: array_init::array_init(|_| TreeNode::new(2)),
+            s2_val: array_init::array_init(|_| Pipe::new(reg(2))),
+            s2_mask: array_init::array_init(|_| Pipe::new(reg(2))),
+            s2_ctrl: Pipe::new(reg(2)),
+            s2_valid: Pipe::with_init(reg(2)),
+            l3_ctl: Default::default(),
+            l3: array_init::array_init(|_| TreeNode::new(3)),
+            s3_val: array_init::array_init(|_| Pipe::new(reg(3))),
+            s3_mask: array_init::array_init(|_| Pipe::new(reg(3))),
+            s3_ctrl: Pipe::new(reg(3)),
+            s3_valid: Pipe::with_init(reg(3)),
+            l4_ctl: Default::default(),
+            l4: array_init::array_init(|_| TreeNode::new(4)),
+            s4_val: array_init::array_init(|_| Pipe::new(reg(4))),
+            s4_mask: array_init::array_init(|_| Pipe::new(reg(4))),
+            s4_ctrl: Pipe::new(reg(4)),
+            s4_valid: Pipe::with_init(reg(4)),
+            l5_ctl: Default::default(),
+            l5: array_init::array_init(|_| TreeNode::new(5)),
+            s5_val: array_init::array_init(|_| Pipe::new(reg(5))),
+            s5_mask: array_init::array_init(|_| Pipe::new(reg(5))),
+            s5_ctrl: Pipe::new(reg(5)),
+            s5_valid: Pipe::with_init(reg(5)),
+            out_ctl: Default::default(),
+            l6: TreeNode::new(6),
+            format: Default::default(),
+            out_result: Pipe::new(true),
+            out_mask: Pipe::new(true),
+            out_valid: Pipe::with_init(true),
+            low_byte: Constant::new(0xffu64.into()),
+            low_slot: Constant::new(1u64.into()),
         }
     }
 }
 
-/// The update function, with each tree level written out by the macro
-/// (rust-hdl's `#[hdl_gen]` needs literal array names and widths).
-/// Level rows: (source values, source mask, keep, destination values,
-/// destination mask, nodes, child width, kind stage).
+impl Default for CrosslaneReduce {
+    fn default() -> Self {
+        Self::new(Config::DEFAULT)
+    }
+}
+
+/// The update function. The level rows are written out by the macro
+/// (rust-hdl's `#[hdl_gen]` needs literal field names): (controls, nodes,
+/// node count, source values, source masks, destination values, masks,
+/// control word, valid, source control word, source valid).
 macro_rules! crosslane_reduce_update {
-    ($(($src:ident, $msrc:ident, $keep:ident, $dst:ident, $mdst:ident, $n:tt, $w:tt, $k:tt)),*) => {
+    ($(($dec:ident, $node:ident, $n:tt, $sv:ident, $sm:ident, $dv:ident, $dm:ident, $dop:ident, $dok:ident, $sop:ident, $sok:ident)),*) => {
         impl Logic for CrosslaneReduce {
             #[hdl_gen]
             fn update(&mut self) {
-                // Clocks.
-                for i in 0..64 {
-                    self.raw_q[i].clock.next = self.clk_i.val();
-                    self.l0_q[i].clock.next = self.clk_i.val();
-                }
-                for i in 0..8 {
-                    self.op_q[i].clock.next = self.clk_i.val();
-                    self.valid_q[i].clock.next = self.clk_i.val();
-                }
-                for i in 0..6 {
-                    self.kind_q[i].clock.next = self.clk_i.val();
-                }
-                self.vbool_q.clock.next = self.clk_i.val();
-                self.m0_q.clock.next = self.clk_i.val();
-                self.result_q.clock.next = self.clk_i.val();
-                self.mask_q.clock.next = self.clk_i.val();
-                self.out_valid_q.clock.next = self.clk_i.val();
+                // The input register.
+                self.in_vec.clock.next = self.clk_i.val();
+                self.in_vbool.clock.next = self.clk_i.val();
+                self.in_ctrl.clock.next = self.clk_i.val();
+                self.in_valid.clock.next = self.clk_i.val();
+                self.in_vec.d.next = self.vec_i.val();
+                self.in_vbool.d.next = self.vbool_i.val();
+                self.in_dec.op_i.next = self.op_i.val();
+                self.in_ctrl.d.next = self.in_dec.ctrl_o.val();
+                self.in_valid.d.next = self.in_valid_i.val() & self.rst_ni.val();
 
-                // Op and valid down the pipeline; reset clears the valids.
-                self.op_q[0].d.next = self.op_i.val();
-                self.valid_q[0].d.next = self.in_valid_i.val() & self.rst_ni.val();
-                for i in 1..8 {
-                    self.op_q[i].d.next = self.op_q[i - 1].q.val();
-                    self.valid_q[i].d.next = self.valid_q[i - 1].q.val() & self.rst_ni.val();
+                // Keys and levels 1-2, one 32-bit window at a time.
+                self.l1_ctl.ctrl_i.next = self.in_ctrl.q.val();
+                for w in 0..16 {
+                    self.leaf[w].win_i.next = self.in_vec.q.val().get_bits::<32>(32 * w);
+                    self.leaf[w].vb_i.next = self.in_vbool.q.val().get_bits::<4>(4 * w);
+                    self.leaf[w].b8_i.next = self.l1_ctl.b8_o.val();
+                    self.leaf[w].w32_i.next = self.l1_ctl.w32_o.val();
+                    self.leaf[w].k_and_i.next = self.l1_ctl.k_and_o.val();
+                    self.leaf[w].sext_i.next = self.l1_ctl.sext_o.val();
+                    self.leaf[w].sflip_i.next = self.l1_ctl.sflip_o.val();
+                    self.leaf[w].minimum_i.next = self.l1_ctl.minimum_o.val();
+                    self.leaf[w].num_i.next = self.l1_ctl.num_o.val();
+                    self.leaf[w].vbool_fold_i.next = self.l1_ctl.vbool_fold_o.val();
+                    self.leaf[w].predicated_i.next = self.l1_ctl.predicated_o.val();
+                    // Level 1: the byte pairs of the window.
+                    self.l1[2 * w].a_i.next = self.leaf[w].key_o.val() & self.low_byte.val();
+                    self.l1[2 * w].b_i.next = (self.leaf[w].key_o.val() >> 8) & self.low_byte.val();
+                    self.l1[2 * w + 1].a_i.next = (self.leaf[w].key_o.val() >> 16) & self.low_byte.val();
+                    self.l1[2 * w + 1].b_i.next = (self.leaf[w].key_o.val() >> 24) & self.low_byte.val();
+                    self.l1[2 * w].ma_i.next = self.leaf[w].act_o.val() & self.low_slot.val();
+                    self.l1[2 * w].mb_i.next = (self.leaf[w].act_o.val() >> 1) & self.low_slot.val();
+                    self.l1[2 * w + 1].ma_i.next = (self.leaf[w].act_o.val() >> 2) & self.low_slot.val();
+                    self.l1[2 * w + 1].mb_i.next = (self.leaf[w].act_o.val() >> 3) & self.low_slot.val();
+                    // Level 2: the two halves of the window.
+                    self.l2[w].a_i.next = self.l1[2 * w].val_o.val();
+                    self.l2[w].b_i.next = self.l1[2 * w + 1].val_o.val();
+                    self.l2[w].ma_i.next = self.l1[2 * w].mask_o.val();
+                    self.l2[w].mb_i.next = self.l1[2 * w + 1].mask_o.val();
+                    self.l2[w].b8_i.next = self.l1_ctl.b8_o.val();
+                    self.l2[w].h16_i.next = self.l1_ctl.h16_o.val();
+                    self.l2[w].k_sum_i.next = self.l1_ctl.k_sum_o.val();
+                    self.l2[w].k_max_i.next = self.l1_ctl.k_max_o.val();
+                    self.l2[w].k_and_i.next = self.l1_ctl.k_and_o.val();
+                    self.l2[w].k_or_i.next = self.l1_ctl.k_or_o.val();
+                    self.l2[w].k_xor_i.next = self.l1_ctl.k_xor_o.val();
+                    self.s2_val[w].clock.next = self.clk_i.val();
+                    self.s2_mask[w].clock.next = self.clk_i.val();
+                    self.s2_val[w].d.next = self.l2[w].val_o.val();
+                    self.s2_mask[w].d.next = self.l2[w].mask_o.val();
                 }
-                for i in 1..6 {
-                    self.kind_q[i].d.next = self.kind_q[i - 1].q.val();
+                for j in 0..32 {
+                    self.l1[j].b8_i.next = self.l1_ctl.b8_o.val();
+                    self.l1[j].h16_i.next = self.l1_ctl.h16_o.val();
+                    self.l1[j].k_sum_i.next = self.l1_ctl.k_sum_o.val();
+                    self.l1[j].k_max_i.next = self.l1_ctl.k_max_o.val();
+                    self.l1[j].k_and_i.next = self.l1_ctl.k_and_o.val();
+                    self.l1[j].k_or_i.next = self.l1_ctl.k_or_o.val();
+                    self.l1[j].k_xor_i.next = self.l1_ctl.k_xor_o.val();
                 }
+                self.s2_ctrl.clock.next = self.clk_i.val();
+                self.s2_valid.clock.next = self.clk_i.val();
+                self.s2_ctrl.d.next = self.in_ctrl.q.val();
+                self.s2_valid.d.next = self.in_valid.q.val() & self.rst_ni.val();
 
-                // Stage 1: the raw lane window of every slot, zero-extended.
-                // Slots 61..63 take their window from the top 32 bits, shifted,
-                // so no select runs past bit 511.
-                self.dec_in.op_i.next = self.op_i.val();
-                for i in 0..61 {
-                    self.raw_q[i].d.next = self.vec_i.val().get_bits::<32>(i * 8) & self.dec_in.lane_mask_o.val();
-                }
-                self.raw_q[61].d.next = (self.vec_i.val().get_bits::<32>(480) >> 8) & self.dec_in.lane_mask_o.val();
-                self.raw_q[62].d.next = (self.vec_i.val().get_bits::<32>(480) >> 16) & self.dec_in.lane_mask_o.val();
-                self.raw_q[63].d.next = (self.vec_i.val().get_bits::<32>(480) >> 24) & self.dec_in.lane_mask_o.val();
-                self.vbool_q.d.next = self.vbool_i.val();
-
-                // Stage 2: leaf keys.
-                self.dec_leaf.op_i.next = self.op_q[0].q.val();
-                self.active.next = self.dec_leaf.lane_starts_o.val();
-                if self.dec_leaf.predicated_o.val() {
-                    self.active.next = self.dec_leaf.lane_starts_o.val() & self.vbool_q.q.val();
-                }
-                self.m0_q.d.next = self.active.val();
-                self.kind_q[0].d.next = self.kind_xor.val();
-                if self.dec_leaf.k_sum_o.val() {
-                    self.kind_q[0].d.next = self.kind_sum.val();
-                }
-                if self.dec_leaf.k_max_o.val() {
-                    self.kind_q[0].d.next = self.kind_max.val();
-                }
-                if self.dec_leaf.k_and_o.val() {
-                    self.kind_q[0].d.next = self.kind_and.val();
-                }
-                if self.dec_leaf.k_or_o.val() {
-                    self.kind_q[0].d.next = self.kind_or.val();
-                }
-                for i in 0..64 {
-                    self.l0_q[i].d.next = self.dec_leaf.ident_o.val();
-                    if self.active.val().get_bit(i) {
-                        self.l0_q[i].d.next = self.raw_q[i].q.val();
-                        if self.dec_leaf.sext_o.val() & (self.raw_q[i].q.val() & self.dec_leaf.sign_bit_o.val()).any() {
-                            self.l0_q[i].d.next = self.raw_q[i].q.val() | !self.dec_leaf.lane_mask_o.val();
-                        }
-                        if self.dec_leaf.extremum_o.val() {
-                            self.l0_q[i].d.next = self.raw_q[i].q.val() ^ self.dec_leaf.flip_mask_o.val();
-                        }
-                        if self.dec_leaf.num_o.val() {
-                            self.l0_q[i].d.next =
-                                (self.raw_q[i].q.val() | self.dec_leaf.sign_bit_o.val()) ^ self.dec_leaf.min_mask_o.val();
-                            if (self.raw_q[i].q.val() & self.dec_leaf.sign_bit_o.val()).any() {
-                                self.l0_q[i].d.next = self.raw_q[i].q.val()
-                                    ^ self.dec_leaf.lane_mask_o.val()
-                                    ^ self.dec_leaf.min_mask_o.val();
-                            }
-                            if (self.raw_q[i].q.val() & (self.dec_leaf.lane_mask_o.val() ^ self.dec_leaf.sign_bit_o.val()))
-                                > self.dec_leaf.inf_o.val()
-                            {
-                                self.l0_q[i].d.next = self.zero32.val();
-                            }
-                        }
-                    }
-                    if self.dec_leaf.vbool_fold_o.val() & self.dec_leaf.lane_starts_o.val().get_bit(i) {
-                        self.l0_q[i].d.next = self.zero32.val();
-                        if self.vbool_q.q.val().get_bit(i) {
-                            self.l0_q[i].d.next = self.one32.val();
-                        }
-                    }
-                }
-
-                // Stages 3-8: the tree.
+                // Levels 3-5.
                 $(
-                    self.$mdst.clock.next = self.clk_i.val();
-                    self.$keep.next = self.$msrc.q.val();
+                    self.$dec.ctrl_i.next = self.$sop.q.val();
                     for j in 0..$n {
-                        self.$dst[j].clock.next = self.clk_i.val();
-                        self.$dst[j].d.next = self.$src[2 * j].q.val() ^ self.$src[2 * j + 1].q.val();
-                        if self.kind_q[$k].q.val() == self.kind_sum.val() {
-                            self.$dst[j].d.next = self.$src[2 * j].q.val() + self.$src[2 * j + 1].q.val();
-                        }
-                        if self.kind_q[$k].q.val() == self.kind_and.val() {
-                            self.$dst[j].d.next = self.$src[2 * j].q.val() & self.$src[2 * j + 1].q.val();
-                        }
-                        if self.kind_q[$k].q.val() == self.kind_or.val() {
-                            self.$dst[j].d.next = self.$src[2 * j].q.val() | self.$src[2 * j + 1].q.val();
-                        }
-                        if self.kind_q[$k].q.val() == self.kind_max.val() {
-                            self.$dst[j].d.next = self.$src[2 * j].q.val();
-                            if self.$src[2 * j + 1].q.val() > self.$src[2 * j].q.val() {
-                                self.$dst[j].d.next = self.$src[2 * j + 1].q.val();
-                            }
-                        }
-                        // The tie mask: the loser's bits are cleared, a tie keeps both.
-                        if self.$src[2 * j + 1].q.val() > self.$src[2 * j].q.val() {
-                            for t in 0..$w {
-                                self.$keep.next = self.$keep.val().replace_bit(2 * j * $w + t, false);
-                            }
-                        }
-                        if self.$src[2 * j].q.val() > self.$src[2 * j + 1].q.val() {
-                            for t in 0..$w {
-                                self.$keep.next = self.$keep.val().replace_bit((2 * j + 1) * $w + t, false);
-                            }
-                        }
+                        self.$node[j].a_i.next = self.$sv[2 * j].q.val();
+                        self.$node[j].b_i.next = self.$sv[2 * j + 1].q.val();
+                        self.$node[j].ma_i.next = self.$sm[2 * j].q.val();
+                        self.$node[j].mb_i.next = self.$sm[2 * j + 1].q.val();
+                        self.$node[j].b8_i.next = self.$dec.b8_o.val();
+                        self.$node[j].h16_i.next = self.$dec.h16_o.val();
+                        self.$node[j].k_sum_i.next = self.$dec.k_sum_o.val();
+                        self.$node[j].k_max_i.next = self.$dec.k_max_o.val();
+                        self.$node[j].k_and_i.next = self.$dec.k_and_o.val();
+                        self.$node[j].k_or_i.next = self.$dec.k_or_o.val();
+                        self.$node[j].k_xor_i.next = self.$dec.k_xor_o.val();
+                        self.$dv[j].clock.next = self.clk_i.val();
+                        self.$dm[j].clock.next = self.clk_i.val();
+                        self.$dv[j].d.next = self.$node[j].val_o.val();
+                        self.$dm[j].d.next = self.$node[j].mask_o.val();
                     }
-                    self.$mdst.d.next = self.$keep.val();
+                    self.$dop.clock.next = self.clk_i.val();
+                    self.$dok.clock.next = self.clk_i.val();
+                    self.$dop.d.next = self.$sop.q.val();
+                    self.$dok.d.next = self.$sok.q.val() & self.rst_ni.val();
                 )*
 
-                // Stage 9: the result.
-                self.dec_out.op_i.next = self.op_q[7].q.val();
-                self.result_q.d.next = self.l6_q[0].q.val() & self.dec_out.lane_mask_o.val();
-                if self.dec_out.k_sum_o.val() {
-                    self.result_q.d.next = self.l6_q[0].q.val() & self.dec_out.res_mask_o.val();
-                }
-                if self.dec_out.saturate_o.val() {
-                    self.result_q.d.next = self.l6_q[0].q.val() & self.mask16.val();
-                    if !self.l6_q[0].q.val().get_bit(31) & (self.l6_q[0].q.val() & self.int16_high.val()).any() {
-                        self.result_q.d.next = self.int16_max.val();
-                    }
-                    if self.l6_q[0].q.val().get_bit(31)
-                        & ((self.l6_q[0].q.val() & self.int16_high.val()) != self.int16_high.val())
-                    {
-                        self.result_q.d.next = self.int16_min.val();
-                    }
-                }
-                if self.dec_out.extremum_o.val() {
-                    self.result_q.d.next =
-                        (self.l6_q[0].q.val() ^ self.dec_out.flip_mask_o.val()) & self.dec_out.lane_mask_o.val();
-                }
-                if self.dec_out.num_o.val() {
-                    self.result_q.d.next = self.l6_q[0].q.val()
-                        ^ self.dec_out.min_mask_o.val()
-                        ^ self.dec_out.lane_mask_o.val();
-                    if ((self.l6_q[0].q.val() ^ self.dec_out.min_mask_o.val()) & self.dec_out.sign_bit_o.val()).any() {
-                        self.result_q.d.next =
-                            self.l6_q[0].q.val() ^ self.dec_out.min_mask_o.val() ^ self.dec_out.sign_bit_o.val();
-                    }
-                    if self.l6_q[0].q.val() == self.zero32.val() {
-                        self.result_q.d.next = self.dec_out.qnan_o.val();
-                    }
-                }
-                if self.dec_out.vbool_fold_o.val() {
-                    self.result_q.d.next = self.l6_q[0].q.val() & self.one32.val();
-                }
-                // The tie mask, one bit per lane.
-                self.mask_c.next = self.m6_q.q.val();
-                if self.dec_out.form_h16_o.val() {
-                    self.mask_c.next = self.zero64.val();
-                    for l in 0..32 {
-                        self.mask_c.next = self.mask_c.val().replace_bit(l, self.m6_q.q.val().get_bit(2 * l));
-                    }
-                }
-                if self.dec_out.form_w32_o.val() {
-                    self.mask_c.next = self.zero64.val();
-                    for l in 0..16 {
-                        self.mask_c.next = self.mask_c.val().replace_bit(l, self.m6_q.q.val().get_bit(4 * l));
-                    }
-                }
-                if !self.dec_out.has_mask_o.val() {
-                    self.mask_c.next = self.zero64.val();
-                }
-                self.mask_q.d.next = self.mask_c.val();
-                self.out_valid_q.d.next = self.valid_q[7].q.val() & self.rst_ni.val();
-                self.result_o.next = self.result_q.q.val();
-                self.mask_o.next = self.mask_q.q.val();
-                self.out_valid_o.next = self.out_valid_q.q.val();
+                // Level 6, the result and the output register.
+                self.out_ctl.ctrl_i.next = self.s5_ctrl.q.val();
+                self.l6.a_i.next = self.s5_val[0].q.val();
+                self.l6.b_i.next = self.s5_val[1].q.val();
+                self.l6.ma_i.next = self.s5_mask[0].q.val();
+                self.l6.mb_i.next = self.s5_mask[1].q.val();
+                self.l6.b8_i.next = self.out_ctl.b8_o.val();
+                self.l6.h16_i.next = self.out_ctl.h16_o.val();
+                self.l6.k_sum_i.next = self.out_ctl.k_sum_o.val();
+                self.l6.k_max_i.next = self.out_ctl.k_max_o.val();
+                self.l6.k_and_i.next = self.out_ctl.k_and_o.val();
+                self.l6.k_or_i.next = self.out_ctl.k_or_o.val();
+                self.l6.k_xor_i.next = self.out_ctl.k_xor_o.val();
+                self.format.root_i.next = self.l6.val_o.val();
+                self.format.mask_i.next = self.l6.mask_o.val();
+                self.format.b8_i.next = self.out_ctl.b8_o.val();
+                self.format.h16_i.next = self.out_ctl.h16_o.val();
+                self.format.w32_i.next = self.out_ctl.w32_o.val();
+                self.format.k_sum_i.next = self.out_ctl.k_sum_o.val();
+                self.format.sext_i.next = self.out_ctl.sext_o.val();
+                self.format.saturate_i.next = self.out_ctl.saturate_o.val();
+                self.format.extremum_i.next = self.out_ctl.extremum_o.val();
+                self.format.sflip_i.next = self.out_ctl.sflip_o.val();
+                self.format.minimum_i.next = self.out_ctl.minimum_o.val();
+                self.format.num_i.next = self.out_ctl.num_o.val();
+                self.format.has_mask_i.next = self.out_ctl.has_mask_o.val();
+                self.format.vbool_fold_i.next = self.out_ctl.vbool_fold_o.val();
+                self.out_result.clock.next = self.clk_i.val();
+                self.out_mask.clock.next = self.clk_i.val();
+                self.out_valid.clock.next = self.clk_i.val();
+                self.out_result.d.next = self.format.result_o.val();
+                self.out_mask.d.next = self.format.mask_o.val();
+                self.out_valid.d.next = self.s5_valid.q.val() & self.rst_ni.val();
+                self.result_o.next = self.out_result.q.val();
+                self.mask_o.next = self.out_mask.q.val();
+                self.out_valid_o.next = self.out_valid.q.val();
             }
         }
     };
 }
 
 crosslane_reduce_update!(
-    (l0_q, m0_q, keep1, l1_q, m1_q, 32, 1, 0),
-    (l1_q, m1_q, keep2, l2_q, m2_q, 16, 2, 1),
-    (l2_q, m2_q, keep3, l3_q, m3_q, 8, 4, 2),
-    (l3_q, m3_q, keep4, l4_q, m4_q, 4, 8, 3),
-    (l4_q, m4_q, keep5, l5_q, m5_q, 2, 16, 4),
-    (l5_q, m5_q, keep6, l6_q, m6_q, 1, 32, 5)
+    (l3_ctl, l3, 8, s2_val, s2_mask, s3_val, s3_mask, s3_ctrl, s3_valid, s2_ctrl, s2_valid),
+    (l4_ctl, l4, 4, s3_val, s3_mask, s4_val, s4_mask, s4_ctrl, s4_valid, s3_ctrl, s3_valid),
+    (l5_ctl, l5, 2, s4_val, s4_mask, s5_val, s5_mask, s5_ctrl, s5_valid, s4_ctrl, s4_valid)
 );

@@ -3,7 +3,7 @@
 
 use crate::engine::{Engine, EngineError, EngineKind};
 use crosslane_golden::{Case, Outcome, Vec512};
-use crosslane_hdl::{CrosslaneReduce, LATENCY};
+use crosslane_hdl::{Config, CrosslaneReduce};
 use num_bigint::BigUint;
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
 use rust_hdl::prelude::*;
@@ -41,6 +41,8 @@ impl Write for SharedBuf {
 /// The unit under simulation, optionally tracing every change to a VCD.
 pub struct HdlSim {
     uut: CrosslaneReduce,
+    /// The configuration simulated; its latency is what the pipeline model expects.
+    pub config: Config,
     vcd: Option<VCDProbe<SharedBuf>>,
     trace: SharedBuf,
     time: u64,
@@ -51,10 +53,15 @@ fn vec_bits(v: &Vec512) -> Bits<512> {
 }
 
 impl HdlSim {
+    /// The default configuration.
     pub fn new(trace: bool) -> Result<HdlSim, EngineError> {
-        let mut uut = CrosslaneReduce::default();
+        Self::with_config(trace, Config::DEFAULT)
+    }
+
+    pub fn with_config(trace: bool, config: Config) -> Result<HdlSim, EngineError> {
+        let mut uut = config.unit();
         uut.connect_all();
-        let mut sim = HdlSim { uut, vcd: None, trace: SharedBuf::default(), time: 0 };
+        let mut sim = HdlSim { uut, config, vcd: None, trace: SharedBuf::default(), time: 0 };
         if trace {
             let vcd = write_vcd_header(sim.trace.clone(), &sim.uut);
             sim.vcd = Some(write_vcd_dump(vcd, &sim.uut));
@@ -104,13 +111,14 @@ impl HdlSim {
         Ok(out)
     }
 
-    /// Run beats back to back and `LATENCY` idle clocks after them.
+    /// Run beats back to back and latency idle clocks after them.
     pub fn run_beats(&mut self, beats: &[(Beat, bool)]) -> Result<Vec<Observed>, EngineError> {
-        let mut out = Vec::with_capacity(beats.len() + LATENCY);
+        let latency = self.config.latency();
+        let mut out = Vec::with_capacity(beats.len() + latency);
         for &(b, reset) in beats {
             out.push(self.clock(b, reset)?);
         }
-        for _ in 0..LATENCY {
+        for _ in 0..latency {
             out.push(self.clock(None, false)?);
         }
         Ok(out)
@@ -130,12 +138,14 @@ impl HdlSim {
 pub const RESET_EVERY: usize = 997;
 
 /// Run cases back to back (one per clock) and collect each result exactly
-/// `LATENCY` clocks after its input. Every [`RESET_EVERY`] cases the
+/// latency clocks after its input. Every [`RESET_EVERY`] cases the
 /// pipeline is drained, every stage filled with a sacrificial valid input,
 /// and `rst_ni` held low for a clock with one more: none may come out.
 /// `out_valid_o` is checked after every clock against a model of the valid
 /// pipeline (what each stage holds; a reset empties it).
 pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
+    #[allow(non_snake_case)]
+    let LATENCY = sim.config.latency();
     // (beat, reset, the case index entering, if it must come out)
     let mut beats: Vec<(Beat, bool)> = Vec::with_capacity(cases.len() + 2 * LATENCY);
     let mut entering: Vec<Option<usize>> = Vec::with_capacity(beats.capacity());
@@ -198,10 +208,15 @@ pub fn to_outcome(c: &Case, o: Observed) -> Outcome {
 
 /// Re-run one case with tracing on and keep the VCD; returns its path.
 pub fn trace_case(case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
-    let mut sim = HdlSim::new(true)?;
+    trace_case_config(case, dir, Config::DEFAULT)
+}
+
+/// [`trace_case`] on the unit of `config`.
+pub fn trace_case_config(case: &Case, dir: &Path, config: Config) -> Result<PathBuf, EngineError> {
+    let mut sim = HdlSim::with_config(true, config)?;
     run_cases(&mut sim, std::slice::from_ref(case))?;
     std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("hdl: cannot create {}: {e}", dir.display())))?;
-    let path = dir.join(format!("hdl-{}.vcd", case.op.name()));
+    let path = dir.join(format!("hdl-{}-{}.vcd", config.name(), case.op.name()));
     sim.write_vcd(&path).map_err(|e| EngineError(format!("hdl: cannot write {}: {e}", path.display())))?;
     Ok(path)
 }
@@ -212,14 +227,19 @@ pub struct Hdl {
 }
 
 impl Hdl {
+    /// The default configuration.
     pub fn new() -> Result<Hdl, EngineError> {
-        Ok(Hdl { sim: HdlSim::new(false)? })
+        Self::with_config(Config::DEFAULT)
+    }
+
+    pub fn with_config(config: Config) -> Result<Hdl, EngineError> {
+        Ok(Hdl { sim: HdlSim::with_config(false, config)? })
     }
 }
 
 impl Engine for Hdl {
     fn kind(&self) -> EngineKind {
-        EngineKind::Hdl
+        EngineKind::of(crate::engine::Runner::Hdl, self.sim.config)
     }
 
     fn run(&mut self, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {

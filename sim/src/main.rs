@@ -32,6 +32,9 @@ enum Command {
         /// Where runs write (VCDs of failing vectors land here).
         #[arg(long, default_value = "target/crosslane-tb")]
         workdir: std::path::PathBuf,
+        /// Configurations, comma separated: every1, every2, every3 or all.
+        #[arg(long, value_delimiter = ',', default_value = "all")]
+        config: Vec<String>,
     },
     /// Print the fields of a 64-byte instruction (128 hex digits) and whether it is valid.
     Decode {
@@ -123,9 +126,14 @@ enum Command {
     },
     /// Prove the RTL equal to an independent reference, op by op (yosys + ABC).
     Prove {
-        /// The RTL to prove (top module crosslane_reduce).
-        #[arg(long, default_value = "generated/rtl/crosslane_reduce.v")]
-        rtl: std::path::PathBuf,
+        /// Configurations to prove, comma separated: every1 (the default
+        /// unit, crosslane_reduce), every2, every3, or all.
+        #[arg(long, value_delimiter = ',', default_value = "every1")]
+        config: Vec<String>,
+        /// The RTL to prove (one configuration only; default:
+        /// generated/rtl/<module>.v of each configuration).
+        #[arg(long)]
+        rtl: Option<std::path::PathBuf>,
         /// Ops to prove, comma separated (default: all 94).
         #[arg(long, value_delimiter = ',')]
         ops: Vec<String>,
@@ -169,7 +177,12 @@ fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
     Ok(true)
 }
 
-fn testbench(which: &str, vectors: &std::path::Path, workdir: &std::path::Path) -> Result<bool, String> {
+fn testbench(
+    which: &str,
+    vectors: &std::path::Path,
+    workdir: &std::path::Path,
+    configs: &[String],
+) -> Result<bool, String> {
     use crosslane_sim::simulators::{self, Simulator};
     let sims = match which {
         "verilator" => vec![Simulator::Verilator],
@@ -179,21 +192,25 @@ fn testbench(which: &str, vectors: &std::path::Path, workdir: &std::path::Path) 
     };
     let vectors = std::fs::canonicalize(vectors)
         .map_err(|e| format!("crosslane testbench: cannot read {}: {e}", vectors.display()))?;
+    let configs = parse_configs("testbench", configs)?;
     let mut all_ok = true;
-    for sim in sims {
-        let dir = workdir.join(sim.name());
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("crosslane testbench: cannot create {}: {e}", dir.display()))?;
-        let build = simulators::build(sim).map_err(|e| format!("crosslane testbench: {e}"))?;
-        let run =
-            simulators::run_tb_keeping_vcd(&build, &vectors, &dir).map_err(|e| format!("crosslane testbench: {e}"))?;
-        print!("{}", run.stdout);
-        println!("{}: {} passed, {} failed in {:.2} s", sim.name(), run.passed, run.failed, run.secs);
-        if let Some(vcd) = &run.vcd {
-            println!("{}: VCD of the failing vectors: {}", sim.name(), vcd.display());
-            picture(sim.name(), vcd);
+    for config in configs {
+        for &sim in &sims {
+            let what = format!("{} {}", sim.name(), config.module());
+            let dir = workdir.join(sim.name()).join(config.name());
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| format!("crosslane testbench: cannot create {}: {e}", dir.display()))?;
+            let build = simulators::build_config(sim, config).map_err(|e| format!("crosslane testbench: {e}"))?;
+            let run = simulators::run_tb_keeping_vcd(&build, &vectors, &dir)
+                .map_err(|e| format!("crosslane testbench: {e}"))?;
+            print!("{}", run.stdout);
+            println!("{what}: {} passed, {} failed in {:.2} s", run.passed, run.failed, run.secs);
+            if let Some(vcd) = &run.vcd {
+                println!("{what}: VCD of the failing vectors: {}", vcd.display());
+                picture(sim.name(), vcd);
+            }
+            all_ok &= run.ok();
         }
-        all_ok &= run.ok();
     }
     Ok(all_ok)
 }
@@ -266,21 +283,73 @@ fn parse_ops(command: &str, names: &[String]) -> Result<Vec<crosslane_golden::Op
     names.iter().map(|n| Op::from_name(n).ok_or_else(|| format!("crosslane {command}: unknown op '{n}'"))).collect()
 }
 
-fn prove(
-    rtl: &std::path::Path,
+/// The configurations named (`every1`, `crosslane_reduce_every2`, `all`).
+fn parse_configs(command: &str, names: &[String]) -> Result<Vec<crosslane_hdl::Config>, String> {
+    use crosslane_hdl::Config;
+    let mut out = Vec::new();
+    for n in names {
+        if n == "all" {
+            out.extend(Config::ALL);
+        } else {
+            out.push(Config::from_name(n).ok_or_else(|| {
+                format!("crosslane {command}: unknown configuration '{n}' (every1, every2, every3 or all)")
+            })?);
+        }
+    }
+    out.dedup();
+    if out.is_empty() {
+        out.push(Config::DEFAULT);
+    }
+    Ok(out)
+}
+
+/// Prove each configuration; the JSON report has one entry per configuration.
+fn prove_configs(
     names: &[String],
+    rtl: Option<&std::path::Path>,
+    ops: &[String],
     timeout: u64,
     jobs: Option<usize>,
     json: Option<&std::path::Path>,
 ) -> Result<bool, String> {
+    let configs = parse_configs("prove", names)?;
+    if rtl.is_some() && configs.len() > 1 {
+        return Err("crosslane prove: --rtl names one file: give one --config with it".into());
+    }
+    let mut all_proven = true;
+    let mut reports = Vec::new();
+    for config in configs {
+        let path = rtl
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_else(|| std::path::Path::new("generated").join(crosslane_sim::generate::rtl_path(config)));
+        let (proven, report) = prove(config, &path, ops, timeout, jobs)?;
+        all_proven &= proven;
+        reports.push(report);
+    }
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "configs": reports }))
+            .map_err(|e| format!("crosslane prove: {e}"))?;
+        crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane prove: {e}"))?;
+    }
+    Ok(all_proven)
+}
+
+fn prove(
+    config: crosslane_hdl::Config,
+    rtl: &std::path::Path,
+    names: &[String],
+    timeout: u64,
+    jobs: Option<usize>,
+) -> Result<(bool, serde_json::Value), String> {
     use crosslane_sim::prove::{self, Status};
     let ops = parse_ops("prove", names)?;
-    let prover = prove::Prover::new(rtl).map_err(|e| format!("crosslane prove: {e}"))?;
+    let prover = prove::Prover::new(rtl, config).map_err(|e| format!("crosslane prove: {e}"))?;
     println!(
-        "prove: {} cut into {} registers, unrolled over {} clocks in {:.1} s ({})",
+        "prove: {} ({}) cut into {} registers, unrolled over {} clocks in {:.1} s ({})",
         rtl.display(),
+        config.module(),
         prover.regs.len(),
-        crosslane_hdl::LATENCY + 1,
+        config.latency() + 1,
         prover.prepare_secs,
         prover.dir.display()
     );
@@ -325,20 +394,23 @@ fn prove(
     }
     let proven = results.iter().filter(|p| p.proven()).count();
     println!(
-        "prove: {proven} of {} ops proven in {:.1} s on {jobs} jobs",
+        "prove: {}: {proven} of {} ops proven in {:.1} s on {jobs} jobs",
+        config.module(),
         results.len(),
         start.elapsed().as_secs_f64()
     );
-    if let Some(path) = json {
-        let rows: Vec<serde_json::Value> = results
-            .iter()
-            .map(|p| serde_json::json!({"op": p.op.name(), "code": p.op.code(), "verdict": p.verdict(), "seconds": p.secs}))
-            .collect();
-        let text = serde_json::to_string_pretty(&serde_json::json!({"rtl": rtl.display().to_string(), "ops": rows}))
-            .map_err(|e| format!("crosslane prove: {e}"))?;
-        crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane prove: {e}"))?;
-    }
-    Ok(proven == results.len())
+    let rows: Vec<serde_json::Value> = results
+        .iter()
+        .map(|p| serde_json::json!({"op": p.op.name(), "code": p.op.code(), "verdict": p.verdict(), "seconds": p.secs}))
+        .collect();
+    let report = serde_json::json!({
+        "config": config.name(),
+        "module": config.module(),
+        "latency": config.latency(),
+        "rtl": rtl.display().to_string(),
+        "ops": rows,
+    });
+    Ok((proven == results.len(), report))
 }
 
 fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
@@ -349,10 +421,10 @@ fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
     cases.truncate(n.max(1));
     let fail = |e: engine::EngineError| format!("crosslane bench: {e}");
     // Builds are timed apart from runs.
-    let (out, loop_secs, secs) = match kind {
-        EngineKind::Verilator | EngineKind::Icarus => {
-            let sim = if kind == EngineKind::Verilator { Simulator::Verilator } else { Simulator::Icarus };
-            let build = simulators::build(sim).map_err(fail)?;
+    let (out, loop_secs, secs) = match kind.runner() {
+        engine::Runner::Verilator | engine::Runner::Icarus => {
+            let sim = if kind.runner() == engine::Runner::Verilator { Simulator::Verilator } else { Simulator::Icarus };
+            let build = simulators::build_config(sim, kind.config()).map_err(fail)?;
             if build.cached {
                 println!("bench {}: build taken from the cache {}", kind.name(), build.dir.display());
             } else {
@@ -455,9 +527,9 @@ fn run_verify(
             .map_err(|e| format!("crosslane verify: {e}"))?;
         bar.finish_and_clear();
         if let Some(m) = report.mismatches.iter().find(|m| m.engine == kind) {
-            let traced = match kind {
-                EngineKind::Hdl => crosslane_sim::hdl_sim::trace_case(&m.case, vcd_dir),
-                _ => crosslane_sim::simulators::trace_case(&m.case, vcd_dir),
+            let traced = match kind.runner() {
+                engine::Runner::Hdl => crosslane_sim::hdl_sim::trace_case_config(&m.case, vcd_dir, kind.config()),
+                _ => crosslane_sim::simulators::trace_case_config(&m.case, vcd_dir, kind.config()),
             };
             match traced {
                 Ok(path) => {
@@ -557,11 +629,13 @@ fn main() -> ExitCode {
         Command::Eval { engine } => eval(engine).map(|_| true),
         Command::Generate { out, check } => generate(&out, check),
         Command::Decode { hex, partition_bytes } => decode(&hex, partition_bytes),
-        Command::Testbench { sim, vectors, workdir } => testbench(&sim, &vectors, &workdir),
+        Command::Testbench { sim, vectors, workdir, config } => testbench(&sim, &vectors, &workdir, &config),
         Command::Exec => exec().map(|_| true),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
-        Command::Prove { rtl, ops, timeout, jobs, json } => prove(&rtl, &ops, timeout, jobs, json.as_deref()),
+        Command::Prove { config, rtl, ops, timeout, jobs, json } => {
+            prove_configs(&config, rtl.as_deref(), &ops, timeout, jobs, json.as_deref())
+        }
         Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
         Command::Verify { seed, per_op, hdl_per_op, verilator_per_op, icarus_per_op, vcd_dir, shard, json } => {
             let sizes =

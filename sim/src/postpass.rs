@@ -174,6 +174,122 @@ pub fn size_replace_bit(verilog: &str) -> String {
     out
 }
 
+/// One module of an emitted file: its name and its text (from `module` to
+/// `endmodule // name`).
+struct Module<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+/// Split a file into the text before its first module and its modules.
+fn modules(verilog: &str) -> Result<(&str, Vec<Module<'_>>), String> {
+    let mut starts: Vec<usize> = Vec::new();
+    let mut pos = 0;
+    for line in verilog.split_inclusive('\n') {
+        if line.starts_with("module ") {
+            starts.push(pos);
+        }
+        pos += line.len();
+    }
+    let Some(&first) = starts.first() else { return Err("no module in the emitted Verilog".into()) };
+    let mut out = Vec::new();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(verilog.len());
+        let text = verilog[start..end].trim_end();
+        let name = text["module ".len()..]
+            .split(|c: char| c == '(' || c.is_whitespace())
+            .next()
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| format!("a module without a name at byte {start}"))?;
+        if !text.ends_with(&format!("endmodule // {name}")) {
+            return Err(format!("module {name} has no `endmodule // {name}` line"));
+        }
+        out.push(Module { name, text });
+    }
+    Ok((&verilog[..first], out))
+}
+
+/// Fold modules that are the same but for their name into one. rust-hdl
+/// emits a module per instance (`top$l3$0`, `top$l3$1`, …); each group of
+/// identical modules becomes one module named by `name_of(first member's
+/// name, its text)`, and every instantiation is renamed. Two groups given the
+/// same name are an error, as is a top that is not the first module.
+pub fn fold_duplicates(verilog: &str, name_of: impl Fn(&str, &str) -> String) -> Result<String, String> {
+    let (preamble, mods) = modules(verilog)?;
+    let top = mods.first().ok_or("no top module")?;
+    // Group the children by their text with the name taken out.
+    let mut groups: Vec<(String, Vec<&str>, &str)> = Vec::new(); // (normalized, members, first text)
+    for m in &mods[1..] {
+        let normal = m.text.replace(m.name, "\u{0}");
+        match groups.iter_mut().find(|g| g.0 == normal) {
+            Some(g) => g.1.push(m.name),
+            None => groups.push((normal, vec![m.name], m.text)),
+        }
+    }
+    let mut renamed: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut out = String::from(preamble);
+    let mut folded = Vec::new();
+    for (normal, members, first) in &groups {
+        let name = name_of(members[0], first);
+        if !names.insert(name.clone()) {
+            return Err(format!("two different modules would both be named {name} (one of them {})", members[0]));
+        }
+        for m in members {
+            renamed.insert(m, name.clone());
+        }
+        folded.push(normal.replace('\u{0}', &name));
+    }
+    // Instantiations: a line whose first word is a child module's name.
+    let rename_instances = |text: &str| -> String {
+        let mut t = String::with_capacity(text.len());
+        for line in text.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            let word = trimmed.split(' ').next().unwrap_or("");
+            match renamed.get(word) {
+                Some(new) if !trimmed.starts_with("module ") => {
+                    t.push_str(&line[..line.len() - trimmed.len()]);
+                    t.push_str(new);
+                    t.push_str(&trimmed[word.len()..]);
+                }
+                _ => t.push_str(line),
+            }
+        }
+        t
+    };
+    out.push_str(&rename_instances(top.text));
+    for f in folded {
+        out.push_str("\n\n");
+        out.push_str(&rename_instances(&f));
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+/// rust-hdl joins the path of a signal with `$` (`s3_val$0$q`); the pass
+/// writes `_` instead (`s3_val_0_q`), and fails if two names would merge.
+pub fn plain_names(verilog: &str) -> Result<String, String> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let words = |text: &str| -> std::collections::HashSet<String> {
+        text.split(|c: char| !ident(c)).filter(|w| !w.is_empty()).map(str::to_string).collect()
+    };
+    let before = words(verilog);
+    let out = verilog.replace('$', "_");
+    let after = words(&out);
+    if before.len() != after.len() {
+        let mut merged: Vec<String> =
+            before.iter().filter(|w| w.contains('$') && before.contains(&w.replace('$', "_"))).cloned().collect();
+        merged.sort();
+        return Err(format!("writing `_` for `$` would merge names: {}", merged.join(", ")));
+    }
+    Ok(out)
+}
+
+/// The line and module counts of a Verilog file (for the README).
+pub fn counts(verilog: &str) -> (usize, usize) {
+    (verilog.lines().count(), verilog.lines().filter(|l| l.starts_with("module ")).count())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,5 +335,32 @@ mod tests {
         let w = "reg  [3:0] y;\nx = (y & ~(1 << (2)) | ((z) << (3)));\n";
         // The two indices differ: not rust-hdl's shape.
         assert_eq!(size_replace_bit(w), w);
+    }
+
+    #[test]
+    fn duplicate_modules_fold_into_one() {
+        let v = "// head\nmodule top(a);\n    m$x$0 x$0(.a(a));\n    m$x$1 x$1(.a(a));\n    m$y y(.a(a));\nendmodule // top\n\n\
+                 module m$x$0(a);\n    input wire a;\nendmodule // m$x$0\n\n\
+                 module m$x$1(a);\n    input wire a;\nendmodule // m$x$1\n\n\
+                 module m$y(a);\n    input wire a;\n    // other\nendmodule // m$y\n";
+        let out = fold_duplicates(v, |first, _| first.replace("$0", "").replace('$', "_")).unwrap();
+        assert!(
+            out.starts_with("// head\nmodule top(a);\n    m_x x$0(.a(a));\n    m_x x$1(.a(a));\n    m_y y(.a(a));\n"),
+            "{out}"
+        );
+        assert_eq!(out.matches("module m_x(a);").count(), 1, "{out}");
+        assert!(out.contains("endmodule // m_x\n") && out.contains("module m_y(a);"), "{out}");
+        assert_eq!(counts(&out), (15, 3));
+        // Two different modules given one name are refused.
+        let e = fold_duplicates(v, |_, _| "same".into()).unwrap_err();
+        assert!(e.contains("same"), "{e}");
+        assert!(fold_duplicates("no modules", |a, _| a.into()).is_err());
+    }
+
+    #[test]
+    fn dollar_names_become_underscores_unless_they_would_merge() {
+        assert_eq!(plain_names("s3_val$0$q = l3$0$val_o;").unwrap(), "s3_val_0_q = l3_0_val_o;");
+        let e = plain_names("a$b = a_b;").unwrap_err();
+        assert!(e.contains("a$b"), "{e}");
     }
 }

@@ -6,6 +6,7 @@ use crate::engine::{Engine, EngineError, EngineKind};
 use crate::generate::{self, GeneratedFile, CASE_BYTES, MAX_VECTORS, RESULT_BYTES};
 use crate::hdl_sim::{to_outcome, Observed};
 use crosslane_golden::{Case, Outcome};
+use crosslane_hdl::Config;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -92,6 +93,7 @@ pub(crate) fn fnv1a(data: &[&[u8]]) -> u64 {
 #[derive(Clone, Debug)]
 pub struct Build {
     pub sim: Simulator,
+    pub config: Config,
     pub dir: PathBuf,
     pub exe: PathBuf,
     /// Seconds the build took (0 when it came from the cache).
@@ -111,7 +113,7 @@ pub fn generated_dir() -> PathBuf {
 /// [`generated_dir`] byte for byte: a simulator never runs a design other
 /// than the one in `generated/`, and a stale or edited file is an error.
 pub fn sources() -> Result<Vec<GeneratedFile>, EngineError> {
-    let mut files = generate::rtl_files();
+    let mut files = generate::rtl_files().map_err(EngineError)?;
     files.extend(generate::tb_sources().map_err(|e| EngineError(format!("cannot render the testbench: {e}")))?);
     let root = generated_dir();
     for f in &files {
@@ -136,31 +138,40 @@ pub fn sources() -> Result<Vec<GeneratedFile>, EngineError> {
     Ok(files)
 }
 
-fn build_command(sim: Simulator, dir: &Path) -> Command {
-    let rtl = dir.join("rtl/crosslane_reduce.v");
+fn build_command(sim: Simulator, config: Config, dir: &Path, files: &[GeneratedFile]) -> Command {
+    let rtl: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| f.path.starts_with("rtl") && f.path.extension().is_some_and(|e| e == "v"))
+        .map(|f| dir.join(&f.path))
+        .collect();
     let vlt = dir.join("rtl/crosslane_reduce.vlt");
     let tb = dir.join("tb/crosslane_reduce_tb.sv");
+    let every = config.every;
     match sim {
         Simulator::Verilator => {
             let mut c = Command::new("verilator");
             c.args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
                 .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "crosslane_reduce_tb"])
+                .arg(format!("-GEVERY={every}"))
                 .arg("-Mdir")
                 .arg(dir.join("obj"))
                 .arg("-o")
                 .arg(dir.join(sim.entry()))
                 .arg(&vlt)
-                .arg(&rtl)
+                .args(&rtl)
                 .arg(&tb)
                 .arg(dir.join("tb/crosslane_reduce_tb_verilator.cpp"))
-                .args(["-CFLAGS", "-O2", "-MAKEFLAGS", "OPT_FAST=-O2 OPT_SLOW=-O2 OPT_GLOBAL=-O2"]);
+                .args(["-CFLAGS", &format!("-O2 -DCROSSLANE_EVERY={every}")])
+                .args(["-MAKEFLAGS", "OPT_FAST=-O2 OPT_SLOW=-O2 OPT_GLOBAL=-O2"]);
             c
         }
         Simulator::Icarus => {
             let mut c = Command::new("iverilog");
-            c.args(["-g2012", "-s", "crosslane_reduce_tb_icarus", "-o"])
+            c.args(["-g2012", "-s", "crosslane_reduce_tb_icarus"])
+                .arg(format!("-Pcrosslane_reduce_tb_icarus.EVERY={every}"))
+                .arg("-o")
                 .arg(dir.join(sim.entry()))
-                .arg(&rtl)
+                .args(&rtl)
                 .arg(&tb)
                 .arg(dir.join("tb/crosslane_reduce_tb_icarus.sv"));
             c
@@ -168,20 +179,27 @@ fn build_command(sim: Simulator, dir: &Path) -> Command {
     }
 }
 
-/// Build (or find in the cache) the testbench for `sim`. Builds in one
-/// process run one at a time, so concurrent callers share one build.
+/// Build (or find in the cache) the testbench of the default configuration
+/// for `sim`. Builds in one process run one at a time, so concurrent
+/// callers share one build.
 pub fn build(sim: Simulator) -> Result<Build, EngineError> {
-    build_files(sim, sources()?)
+    build_config(sim, Config::DEFAULT)
+}
+
+/// Build (or find in the cache) the testbench of `config` for `sim`.
+pub fn build_config(sim: Simulator, config: Config) -> Result<Build, EngineError> {
+    build_files(sim, config, sources()?)
 }
 
 /// Build (or find in the cache) the testbench of `files` — the generated
 /// RTL and testbench sources, or a variant of them (tests build planted
 /// mutants this way).
-pub fn build_files(sim: Simulator, files: Vec<GeneratedFile>) -> Result<Build, EngineError> {
+pub fn build_files(sim: Simulator, config: Config, files: Vec<GeneratedFile>) -> Result<Build, EngineError> {
     static BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = BUILD_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     available(sim)?;
-    let mut parts: Vec<&[u8]> = vec![sim.name().as_bytes()];
+    let every = config.every.to_string();
+    let mut parts: Vec<&[u8]> = vec![sim.name().as_bytes(), every.as_bytes()];
     for f in &files {
         parts.push(f.path.as_os_str().as_encoded_bytes());
         parts.push(f.contents.as_bytes());
@@ -191,7 +209,7 @@ pub fn build_files(sim: Simulator, files: Vec<GeneratedFile>) -> Result<Build, E
     let dir = root.join(format!("{}-{key:016x}", sim.name()));
     let exe = dir.join(sim.entry());
     if exe.is_file() {
-        return Ok(Build { sim, dir, exe, build_secs: 0.0, cached: true });
+        return Ok(Build { sim, config, dir, exe, build_secs: 0.0, cached: true });
     }
     // Build in a private directory and rename it into place when complete.
     let tmp = root.join(format!("{}-{key:016x}.tmp-{}", sim.name(), std::process::id()));
@@ -200,7 +218,7 @@ pub fn build_files(sim: Simulator, files: Vec<GeneratedFile>) -> Result<Build, E
         generate::write_atomic(&tmp.join(&f.path), f.contents.as_bytes()).map_err(EngineError)?;
     }
     let start = Instant::now();
-    let out = build_command(sim, &tmp)
+    let out = build_command(sim, config, &tmp, &files)
         .output()
         .map_err(|e| EngineError(format!("engine '{}' could not start the build: {e}", sim.name())))?;
     let build_secs = start.elapsed().as_secs_f64();
@@ -223,7 +241,7 @@ pub fn build_files(sim: Simulator, files: Vec<GeneratedFile>) -> Result<Build, E
         }
         Err(e) => return Err(EngineError(format!("cannot move the build into {}: {e}", dir.display()))),
     }
-    Ok(Build { sim, dir, exe, build_secs, cached: false })
+    Ok(Build { sim, config, dir, exe, build_secs, cached: false })
 }
 
 pub(crate) fn tail(s: &str, lines: usize) -> String {
@@ -308,7 +326,7 @@ pub fn run_tb_keeping_vcd(build: &Build, vectors: &Path, workdir: &Path) -> Resu
     let records = generate::vector_records(&text);
     let picked: Vec<&str> = failing_vectors(&run.stdout).into_iter().filter_map(|i| records.get(i).copied()).collect();
     if !picked.is_empty() {
-        run.vcd = Some(dump_vcd(&picked, workdir, "failing-vectors")?);
+        run.vcd = Some(dump_vcd_config(&picked, workdir, "failing-vectors", build.config)?);
     }
     Ok(run)
 }
@@ -316,7 +334,12 @@ pub fn run_tb_keeping_vcd(build: &Build, vectors: &Path, workdir: &Path) -> Resu
 /// Run vector records under Icarus with a VCD dump; the VCD is kept as
 /// `dir/NAME.vcd` (the records as `dir/NAME.hex`).
 pub fn dump_vcd(records: &[&str], dir: &Path, name: &str) -> Result<PathBuf, EngineError> {
-    let icarus = build(Simulator::Icarus)?;
+    dump_vcd_config(records, dir, name, Config::DEFAULT)
+}
+
+/// [`dump_vcd`] on the unit of `config`.
+pub fn dump_vcd_config(records: &[&str], dir: &Path, name: &str, config: Config) -> Result<PathBuf, EngineError> {
+    let icarus = build_config(Simulator::Icarus, config)?;
     std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("cannot create {}: {e}", dir.display())))?;
     let vectors = dir.join(format!("{name}.hex"));
     generate::write_atomic(&vectors, (records.join("\n") + "\n").as_bytes()).map_err(EngineError)?;
@@ -456,7 +479,7 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
             if valid != "1" {
                 return Err(EngineError(format!(
                     "icarus: out_valid_o is {valid} {} clocks after case {i}",
-                    crosslane_hdl::LATENCY
+                    build.config.latency()
                 )));
             }
             let result =
@@ -470,7 +493,13 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
 
 /// Re-run one case under Icarus with a VCD dump; returns the VCD's path.
 pub fn trace_case(case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
-    dump_vcd(&[&generate::record_hex(case)], dir, &format!("rtl-{}", case.op.name()))
+    trace_case_config(case, dir, Config::DEFAULT)
+}
+
+/// [`trace_case`] on the unit of `config`.
+pub fn trace_case_config(case: &Case, dir: &Path, config: Config) -> Result<PathBuf, EngineError> {
+    let name = format!("rtl-{}-{}", config.name(), case.op.name());
+    dump_vcd_config(&[&generate::record_hex(case)], dir, &name, config)
 }
 
 /// The emitted RTL under Verilator or Icarus, as an engine.
@@ -479,16 +508,21 @@ pub struct RtlEngine {
 }
 
 impl RtlEngine {
+    /// The default configuration.
     pub fn new(sim: Simulator) -> Result<RtlEngine, EngineError> {
-        Ok(RtlEngine { build: build(sim)? })
+        Self::with_config(sim, Config::DEFAULT)
+    }
+
+    pub fn with_config(sim: Simulator, config: Config) -> Result<RtlEngine, EngineError> {
+        Ok(RtlEngine { build: build_config(sim, config)? })
     }
 }
 
 impl Engine for RtlEngine {
     fn kind(&self) -> EngineKind {
         match self.build.sim {
-            Simulator::Verilator => EngineKind::Verilator,
-            Simulator::Icarus => EngineKind::Icarus,
+            Simulator::Verilator => EngineKind::of(crate::engine::Runner::Verilator, self.build.config),
+            Simulator::Icarus => EngineKind::of(crate::engine::Runner::Icarus, self.build.config),
         }
     }
 

@@ -2,7 +2,7 @@
 //! vectors and a seeded corner-heavy campaign, one table row per engine and
 //! op family.
 
-use crate::engine::{Engine, EngineError, EngineKind};
+use crate::engine::{Engine, EngineError, EngineKind, Runner};
 use crosslane_golden::campaign::observed;
 pub use crosslane_golden::campaign::{campaign as cases, Mixed};
 use crosslane_golden::naive::naive;
@@ -216,10 +216,10 @@ pub struct Sizes {
 impl Sizes {
     pub fn per_op(&self, kind: EngineKind) -> usize {
         match kind {
-            EngineKind::Golden => self.golden,
-            EngineKind::Hdl => self.hdl,
-            EngineKind::Verilator => self.verilator,
-            EngineKind::Icarus => self.icarus,
+            _ if kind.runner() == Runner::Golden => self.golden,
+            _ if kind.runner() == Runner::Hdl => self.hdl,
+            _ if kind.runner() == Runner::Verilator => self.verilator,
+            _ => self.icarus,
         }
     }
 }

@@ -1,6 +1,8 @@
 // {{ header }}
 //
-// Self-checking testbench of crosslane_reduce. It is synchronous (no delays),
+// Self-checking testbench of the crosslane_reduce configurations (parameter
+// EVERY selects one:{% for c in configs %} {{ c.every }} = {{ c.module }}, latency {{ c.latency }};{% endfor %}
+// any other value fails the run). It is synchronous (no delays),
 // so one file runs under Icarus (crosslane_reduce_tb_icarus.sv makes the
 // clock) and under Verilator (crosslane_reduce_tb_verilator.cpp makes it).
 //
@@ -20,7 +22,9 @@
 //   +mode=ext    the DUT's inputs come from the ext_* ports (a C++ driver).
 // `done` rises when the run is over; `failed` is high unless at least one
 // vector was checked and none failed.
-module crosslane_reduce_tb (
+module crosslane_reduce_tb #(
+    parameter integer EVERY = 1
+) (
     input  wire         clk,
     input  wire         ext_rst_n,
     input  wire         ext_valid,
@@ -33,7 +37,7 @@ module crosslane_reduce_tb (
     output reg          done,
     output reg          failed
 );
-    localparam integer LATENCY = {{ latency }};
+    localparam integer LATENCY ={% for c in configs %} EVERY == {{ c.every }} ? {{ c.latency }} :{% endfor %} 0;
     localparam integer MAX_VECTORS = {{ max_vectors }};
     localparam integer MAX_SHOWN = {{ max_shown }};
     localparam integer RESET_CLOCKS = 2;
@@ -58,17 +62,21 @@ module crosslane_reduce_tb (
     reg [511:0] vec;
     reg [63:0]  vbool;
 
-    crosslane_reduce dut (
-        .clk_i(clk),
-        .rst_ni(mode == 2 ? ext_rst_n : rst_ni),
-        .in_valid_i(mode == 2 ? ext_valid : in_valid),
-        .op_i(mode == 2 ? ext_op : op),
-        .vec_i(mode == 2 ? ext_vec : vec),
-        .vbool_i(mode == 2 ? ext_vbool : vbool),
-        .out_valid_o(dut_valid),
-        .result_o(dut_result),
-        .mask_o(dut_mask)
-    );
+    wire dut_rst_ni = mode == 2 ? ext_rst_n : rst_ni;
+    wire dut_in_valid = mode == 2 ? ext_valid : in_valid;
+    wire [8:0] dut_op = mode == 2 ? ext_op : op;
+    wire [511:0] dut_vec = mode == 2 ? ext_vec : vec;
+    wire [63:0] dut_vbool = mode == 2 ? ext_vbool : vbool;
+    generate
+{%- for c in configs %}
+        {% if !loop.first %}end else {% endif %}if (EVERY == {{ c.every }}) begin : g_dut
+            {{ c.module }} dut (
+                .clk_i(clk), .rst_ni(dut_rst_ni), .in_valid_i(dut_in_valid), .op_i(dut_op), .vec_i(dut_vec),
+                .vbool_i(dut_vbool), .out_valid_o(dut_valid), .result_o(dut_result), .mask_o(dut_mask)
+            );
+{%- endfor %}
+        end
+    endgenerate
 
     // What was presented at each of the last 16 rising edges.
     reg        hist_v [0:15];
@@ -94,6 +102,10 @@ module crosslane_reduce_tb (
         out_fd = 0;
         if ($test$plusargs("mode=dump")) mode = 1;
         if ($test$plusargs("mode=ext")) mode = 2;
+        if (LATENCY == 0) begin
+            $display("crosslane_reduce_tb: no configuration has EVERY = %0d", EVERY);
+            done = 1'b1;
+        end
         if (mode != 2) load_vectors();
         if (mode == 1) begin
             if ($value$plusargs("out=%s", path)) out_fd = $fopen(path, "w");

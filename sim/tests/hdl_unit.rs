@@ -6,7 +6,7 @@
 
 use crosslane_golden::campaign::{observed, random_cases};
 use crosslane_golden::{Case, Op};
-use crosslane_hdl::LATENCY;
+use crosslane_hdl::Config;
 use crosslane_sim::hdl_sim::{run_cases, to_outcome, trace_case, Beat, HdlSim};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -66,10 +66,13 @@ family_tests! {
 }
 
 /// Random valid gaps and a reset in mid-stream: out_valid_o is high exactly
-/// LATENCY clocks after each accepted input and never else; inputs in flight
-/// at a reset are dropped.
-#[test]
-fn cycle_accuracy_with_gaps_and_reset() {
+/// latency clocks after each accepted input and never else; inputs in flight
+/// at a reset are dropped. Every configuration, each with its own latency.
+#[rstest::rstest]
+fn cycle_accuracy_with_gaps_and_reset(#[values(1, 2, 3)] every: usize) {
+    let config = Config { every };
+    #[allow(non_snake_case)]
+    let LATENCY = config.latency();
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let ops = Op::all();
     let mut beats: Vec<(Beat, bool)> = Vec::new();
@@ -83,7 +86,7 @@ fn cycle_accuracy_with_gaps_and_reset() {
         };
         beats.push((beat, reset));
     }
-    let mut sim = HdlSim::new(false).unwrap();
+    let mut sim = HdlSim::with_config(false, config).unwrap();
     let obs = sim.run_beats(&beats).unwrap();
     assert_eq!(obs.len(), beats.len() + LATENCY);
     // The output after clock t belongs to the input of clock t + 1 - LATENCY.
@@ -110,4 +113,20 @@ fn cycle_accuracy_with_gaps_and_reset() {
         }
     }
     assert!(checked > 300, "only {checked} results checked");
+}
+
+/// The other configurations on every op: the observed vectors and 20 random
+/// cases of each op, against golden.
+#[rstest::rstest]
+fn other_configurations_match_golden(#[values(2, 3)] every: usize) {
+    let mut cases: Vec<Case> = observed().iter().map(|o| o.case).collect();
+    for op in Op::all() {
+        cases.extend(random_cases(op, 0x77 + every as u64, 20));
+    }
+    let mut sim = HdlSim::with_config(false, Config { every }).unwrap();
+    let got = run_cases(&mut sim, &cases).unwrap();
+    assert_eq!(got.len(), cases.len());
+    for (c, g) in cases.iter().zip(&got) {
+        assert_eq!(*g, c.eval(), "every{every}: {} vec {} vbool {:016x}", c.op.name(), c.vec, c.vbool);
+    }
 }

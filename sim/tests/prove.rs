@@ -10,6 +10,7 @@
 mod common;
 
 use crosslane_golden::Op;
+use crosslane_hdl::Config;
 use crosslane_sim::prove::{self, Prover, Status};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -45,42 +46,42 @@ fn mutants() -> Vec<(&'static str, String, &'static str)> {
     vec![
         (
             "valid stage 4 ignores reset",
-            mutate(&text, "always @(*)", "valid_q$4$d = valid_q$3$q & rst_ni;", "valid_q$4$d = valid_q$3$q;"),
+            mutate(&text, "always @(*)", "s4_valid_d = s3_valid_q & rst_ni;", "s4_valid_d = s3_valid_q;"),
             "radd_nx16",
         ),
         (
-            "leaf decoder always predicated",
-            mutate(&text, "module crosslane_reduce$dec_leaf(", "predicated_o = op_i[32'h8];", "predicated_o = 1'b1;"),
+            "leaf 15 always predicated",
+            mutate(&text, "always @(*)", "leaf_15_predicated_i = l1_ctl_predicated_o;", "leaf_15_predicated_i = 1'b1;"),
             "rmax_nx16",
         ),
         (
-            "vbool fold leaf 63 takes the raw lane",
+            "vbool fold: slot 3's bit from slot 2",
             mutate(
                 &text,
-                "if (dec_leaf$vbool_fold_o & dec_leaf$lane_starts_o[63]) begin",
-                "l0_q$63$d = zero32;",
-                "l0_q$63$d = raw_q$63$q;",
+                "module crosslane_reduce_leaf_key(",
+                "if (b8_i & vb_i[32'h3]) begin\n                t_vbool",
+                "if (b8_i & vb_i[32'h2]) begin\n                t_vbool",
             ),
             "rorb2n",
         ),
         (
-            "an extra output register (latency 10)",
+            "an extra output register (latency + 1)",
             mutate(
                 &mutate(
                     &text,
                     "module crosslane_reduce(",
                     "    input wire  rst_ni;\n",
-                    "    input wire  rst_ni;\n    reg [31:0] late_result = 0;\n    reg [63:0] late_mask = 0;\n    reg late_valid = 0;\n    always @(posedge clk_i) begin\n        late_result <= result_q$q;\n        late_mask <= mask_q$q;\n        late_valid <= out_valid_q$q & rst_ni;\n    end\n",
+                    "    input wire  rst_ni;\n    reg [31:0] late_result = 0;\n    reg [63:0] late_mask = 0;\n    reg late_valid = 0;\n    always @(posedge clk_i) begin\n        late_result <= out_result_q;\n        late_mask <= out_mask_q;\n        late_valid <= out_valid_q & rst_ni;\n    end\n",
                 ),
-                "out_valid_q$d = valid_q$7$q & rst_ni;",
-                "        result_o = result_q$q;\n        mask_o = mask_q$q;\n        out_valid_o = out_valid_q$q;",
+                "out_valid_d = s5_valid_q & rst_ni;",
+                "        result_o = out_result_q;\n        mask_o = out_mask_q;\n        out_valid_o = out_valid_q;",
                 "        result_o = late_result;\n        mask_o = late_mask;\n        out_valid_o = late_valid;",
             ),
             "rminu_n_2x32_t",
         ),
         (
-            "level 3 operator from the wrong stage",
-            mutate(&text, "always @(*)", "kind_q$3$d = kind_q$2$q;", "kind_q$3$d = kind_q$1$q;"),
+            "level 4 controls from the wrong stage",
+            mutate(&text, "always @(*)", "l4_ctl_ctrl_i = s3_ctrl_q;", "l4_ctl_ctrl_i = s2_ctrl_q;"),
             "rxor_nx16",
         ),
     ]
@@ -111,7 +112,7 @@ fn every_planted_mutant_gives_a_counterexample_the_simulator_confirms() {
 
 fn check_mutant(name: &str, text: &str, op: &str, path: &Path) {
     std::fs::write(path, text).unwrap();
-    let prover = Prover::new(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let prover = Prover::new(path, Config::DEFAULT).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut names = vec![op];
     if op == "rorb2n" {
         names.extend(BESIDE_RORB2N);

@@ -10,6 +10,7 @@ mod common;
 
 use crosslane_golden::campaign::random_cases;
 use crosslane_golden::{Case, Op};
+use crosslane_hdl::Config;
 use crosslane_sim::engine::Engine;
 use crosslane_sim::generate;
 use crosslane_sim::simulators::{self, RtlEngine, Simulator};
@@ -206,10 +207,10 @@ fn reset_mutant_is_caught(sim: Simulator) {
     }
     let mut files = simulators::sources().unwrap();
     let rtl = files.iter_mut().find(|f| f.path.ends_with("crosslane_reduce.v")).unwrap();
-    let good = "valid_q$4$d = valid_q$3$q & rst_ni;";
+    let good = "s4_valid_d = s3_valid_q & rst_ni;";
     assert!(rtl.contents.contains(good));
-    rtl.contents = rtl.contents.replace(good, "valid_q$4$d = valid_q$3$q;");
-    let build = simulators::build_files(sim, files).unwrap();
+    rtl.contents = rtl.contents.replace(good, "s4_valid_d = s3_valid_q;");
+    let build = simulators::build_files(sim, Config::DEFAULT, files).unwrap();
     let dir = work(&format!("{}-reset-mutant", sim.name()));
     let run = simulators::run_tb(&build, &generated().join("tb/vectors.hex"), false, &dir).unwrap();
     assert!(!run.ok() && run.failed > 0, "{} testbench passed the mutant:\n{}", sim.name(), run.stdout);

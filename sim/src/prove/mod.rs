@@ -27,7 +27,7 @@ pub mod unroll;
 
 use crate::simulators::{cache_root, fnv1a, on_path, tail};
 use crosslane_golden::Op;
-use crosslane_hdl::LATENCY;
+use crosslane_hdl::Config;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,8 +35,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use unroll::Register;
 
-/// Clocks unrolled before the checked one (see [`unroll`]).
-pub const PRE: usize = LATENCY;
+/// Clocks unrolled before the checked one (see [`unroll`]): the latency.
+pub const fn pre(config: Config) -> usize {
+    config.latency()
+}
 
 /// Bits of the op select (`op_i`, `op_checked`).
 const OP_BITS: usize = crosslane_golden::OP_SELECT_BITS;
@@ -44,17 +46,19 @@ const OP_BITS: usize = crosslane_golden::OP_SELECT_BITS;
 /// From this many ops on, [`Prover::prove`] builds one shared miter.
 pub const SHARED_MIN: usize = 8;
 
-/// The inputs of a counterexample at each clock: `PRE` clocks, the checked
-/// clock (its op the op proved), and `LATENCY` more.
+/// The inputs of a counterexample at each clock: `pre` clocks, the checked
+/// clock (its op the op proved), and `latency` more.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cex {
     pub clocks: Vec<Clock>,
+    pub pre: usize,
+    pub latency: usize,
 }
 
 impl Cex {
     /// The checked clock's inputs.
     pub fn checked(&self) -> Option<&Clock> {
-        self.clocks.get(PRE)
+        self.clocks.get(self.pre)
     }
 }
 
@@ -174,20 +178,21 @@ fn key(rtl: &[u8]) -> u64 {
 
 /// Cut and unroll `rtl` with `pre` clocks before the checked one into
 /// `cache/prove-KEY-preN/` (`unrolled.il`, `step.json`), or reuse it.
-fn prepare(rtl: &Path, text: &[u8], pre: usize) -> Result<PathBuf, String> {
-    let dir = cache_root().join(format!("prove-{:016x}-pre{pre}", key(text)));
+fn prepare(rtl: &Path, text: &[u8], config: Config, pre: usize) -> Result<PathBuf, String> {
+    let dir = cache_root().join(format!("prove-{:016x}-{}-pre{pre}", key(text), config.name()));
     cached(dir, &["step.json", "unrolled.il"], |tmp| {
         let cut = format!(
-            "read_verilog {rtl}\nhierarchy -check -top crosslane_reduce\nproc\nflatten\nopt_clean -purge\n\
-         expose -evert-dff t:$dff\nopt_clean -purge\nrename crosslane_reduce {step}\n\
+            "read_verilog {rtl}\nhierarchy -check -top {top}\nproc\nflatten\nopt_clean -purge\n\
+         expose -evert-dff t:$dff\nopt_clean -purge\nrename {top} {step}\n\
          write_verilog -noattr step.v\nwrite_json step.json\n",
             rtl = rtl.display(),
+            top = config.module(),
             step = unroll::STEP_MODULE
         );
         write(&tmp.join("cut.ys"), &cut)?;
         run_yosys_in(tmp, "cut.ys", Duration::from_secs(600))?;
         let regs = unroll::registers(&read(&tmp.join("step.json"))?)?;
-        write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, pre, LATENCY))?;
+        write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, pre, config.latency()))?;
         let unrolled = format!(
             "read_verilog step.v\nread_verilog unrolled.v\nhierarchy -check -top {}\nproc\nflatten\nopt_clean\n\
              write_rtlil unrolled.il\n",
@@ -238,6 +243,7 @@ fn build_aigs(
     base: &Path,
     regs: &[Register],
     pre: usize,
+    latency: usize,
     ops: &[Op],
     tag: &str,
     limit: Duration,
@@ -250,7 +256,7 @@ fn build_aigs(
             .map_err(|e| format!("cannot create {}: {e}", d.display()))
             .and_then(|_| write(&d.join("reference.v"), &reference::verilog(op)))
             .and_then(|_| {
-                write(&d.join("miter.v"), &unroll::miter(regs, pre, LATENCY, &[reference::module(op)], Some(op.code())))
+                write(&d.join("miter.v"), &unroll::miter(regs, pre, latency, &[reference::module(op)], Some(op.code())))
             });
         if let Err(e) = made {
             prepared.push(Err(e));
@@ -281,10 +287,10 @@ struct Shared {
 
 impl Shared {
     /// Build it with one yosys run into `base/shared-KEY/`, or reuse it.
-    fn build(base: &Path, regs: &[Register], ops: &[Op], limit: Duration) -> Result<Shared, String> {
+    fn build(base: &Path, regs: &[Register], latency: usize, ops: &[Op], limit: Duration) -> Result<Shared, String> {
         let references: String = ops.iter().map(|&op| reference::verilog(op)).collect();
         let modules: Vec<String> = ops.iter().map(|&op| reference::module(op)).collect();
-        let miter = unroll::miter(regs, 0, LATENCY, &modules, None);
+        let miter = unroll::miter(regs, 0, latency, &modules, None);
         // The sources name the cache: a changed reference or op list builds anew.
         let dir = base.join(format!("shared-{:016x}", fnv1a(&[references.as_bytes(), miter.as_bytes()])));
         let dir = cached(dir, &["miter.aig", "miter.map"], |tmp| {
@@ -353,10 +359,12 @@ fn abc(d: &Path, limit: Duration) -> Result<Verdict, String> {
 /// The unrolled unit of one RTL file, built once into the cache. Proofs run
 /// on the unit unrolled from the checked clock with a free state (the
 /// strongest claim, and the fastest); an op that fails is solved again on
-/// the unit unrolled with [`PRE`] clocks before, for a counterexample whose
+/// the unit unrolled with [`pre`] clocks before, for a counterexample whose
 /// state inputs reach, which [`replay`] runs in a simulator.
 pub struct Prover {
     pub rtl: PathBuf,
+    /// The configuration the RTL is (its top module and latency).
+    pub config: Config,
     pub dir: PathBuf,
     pub regs: Vec<Register>,
     /// Time to cut and unroll (near 0 when it came from the cache).
@@ -366,15 +374,23 @@ pub struct Prover {
 }
 
 impl Prover {
-    /// Cut and unroll `rtl` (top module `crosslane_reduce`), or reuse the cache.
-    pub fn new(rtl: &Path) -> Result<Prover, String> {
+    /// Cut and unroll `rtl` (the configuration's top module), or reuse the cache.
+    pub fn new(rtl: &Path, config: Config) -> Result<Prover, String> {
         available()?;
         let text = std::fs::read(rtl).map_err(|e| format!("cannot read the RTL {}: {e}", rtl.display()))?;
         let rtl = std::fs::canonicalize(rtl).map_err(|e| format!("{}: {e}", rtl.display()))?;
         let start = Instant::now();
-        let dir = prepare(&rtl, &text, 0)?;
+        let dir = prepare(&rtl, &text, config, 0)?;
         let regs = unroll::registers(&read(&dir.join("step.json"))?)?;
-        Ok(Prover { rtl, dir, regs, prepare_secs: start.elapsed().as_secs_f64(), text, replay_base: Mutex::new(None) })
+        Ok(Prover {
+            rtl,
+            config,
+            dir,
+            regs,
+            prepare_secs: start.elapsed().as_secs_f64(),
+            text,
+            replay_base: Mutex::new(None),
+        })
     }
 
     /// Prove `ops` on `jobs` threads, each op given `limit` of solver time.
@@ -395,7 +411,7 @@ impl Prover {
             let handles: Vec<_> = (0..groups)
                 .map(|g| {
                     let group: Vec<Op> = ops.iter().skip(g).step_by(groups).copied().collect();
-                    s.spawn(move || Shared::build(&self.dir, &self.regs, &group, limit))
+                    s.spawn(move || Shared::build(&self.dir, &self.regs, self.config.latency(), &group, limit))
                 })
                 .collect();
             handles
@@ -454,7 +470,7 @@ impl Prover {
     /// One yosys run builds the AIGs of a batch of ops; ABC proves each.
     fn prove_batch(&self, ops: &[Op], worker: usize, limit: Duration) -> Vec<OpProof> {
         let start = Instant::now();
-        let built = build_aigs(&self.dir, &self.regs, 0, ops, &worker.to_string(), limit);
+        let built = build_aigs(&self.dir, &self.regs, 0, self.config.latency(), ops, &worker.to_string(), limit);
         let build_secs = start.elapsed().as_secs_f64() / ops.len() as f64;
         ops.iter()
             .zip(built)
@@ -478,13 +494,13 @@ impl Prover {
         }
     }
 
-    /// The op failed: solve it again with `PRE` clocks before the checked
+    /// The op failed: solve it again with [`pre`] clocks before the checked
     /// one for a counterexample that replays, and replay it.
     fn counterexample(&self, op: Op, limit: Duration) -> Status {
         let base = {
             let mut slot = self.replay_base.lock().unwrap_or_else(|e| e.into_inner());
             if slot.is_none() {
-                match prepare(&self.rtl, &self.text, PRE) {
+                match prepare(&self.rtl, &self.text, self.config, pre(self.config)) {
                     Ok(d) => *slot = Some(d),
                     Err(e) => return Status::Error(format!("not proven; unrolling for a counterexample failed: {e}")),
                 }
@@ -492,7 +508,9 @@ impl Prover {
             slot.clone().unwrap_or_default()
         };
         let tag = format!("cex-{}", op.name());
-        if let Some(Err(e)) = build_aigs(&base, &self.regs, PRE, &[op], &tag, limit).pop() {
+        if let Some(Err(e)) =
+            build_aigs(&base, &self.regs, pre(self.config), self.config.latency(), &[op], &tag, limit).pop()
+        {
             return Status::Error(format!("not proven; building the counterexample's miter failed: {e}"));
         }
         let d = base.join("ops").join(op.name());
@@ -504,10 +522,10 @@ impl Prover {
             ),
             Ok(Verdict::Sat) => {
                 let cex = read(&d.join("miter.cex"))
-                    .and_then(|c| read(&d.join("miter.map")).and_then(|m| parse_cex(&c, &m, op)));
+                    .and_then(|c| read(&d.join("miter.map")).and_then(|m| parse_cex(&c, &m, op, self.config)));
                 match cex {
                     Ok(cex) => {
-                        let replay = replay::replay(&self.rtl, &cex, &d);
+                        let replay = replay::replay(&self.rtl, &cex, &d, &self.config.module());
                         Status::Counterexample { cex, replay }
                     }
                     Err(e) => Status::Error(format!("ABC found a counterexample that cannot be read: {e}")),
@@ -539,14 +557,15 @@ fn run_yosys_in(dir: &Path, script: &str, limit: Duration) -> Result<(), String>
 /// A counterexample from ABC's `write_cex -n` (`piN@0=V` lines) and
 /// yosys' AIGER map (`input N BIT WIRE`). Inputs the circuit lost to
 /// constant folding do not matter and read as 0.
-pub fn parse_cex(cex: &str, map: &str, op: Op) -> Result<Cex, String> {
+pub fn parse_cex(cex: &str, map: &str, op: Op, config: Config) -> Result<Cex, String> {
+    let (pre, latency) = (pre(config), config.latency());
     let names: std::collections::HashMap<usize, (&str, usize)> = map_lines(map)?
         .into_iter()
         .filter(|(kind, ..)| *kind == "input")
         .map(|(_, index, bit, wire)| (index, (wire, bit)))
         .collect();
-    let mut clocks = vec![Clock::default(); PRE + LATENCY + 1];
-    clocks[PRE].op = op.code();
+    let mut clocks = vec![Clock::default(); pre + latency + 1];
+    clocks[pre].op = op.code();
     let mut seen = 0;
     for line in cex.lines().filter(|l| l.starts_with("pi")) {
         let (lhs, value) = line.split_once('=').ok_or_else(|| format!("bad counterexample line '{line}'"))?;
@@ -568,7 +587,7 @@ pub fn parse_cex(cex: &str, map: &str, op: Op) -> Result<Cex, String> {
         // number and cannot be driven in a simulator.
         let Some((name, k)) = wire.rsplit_once('_') else { continue };
         let Ok(k) = k.parse::<usize>() else { continue };
-        if k > PRE + LATENCY {
+        if k > pre + latency {
             continue;
         }
         let c = &mut clocks[k];
@@ -584,7 +603,7 @@ pub fn parse_cex(cex: &str, map: &str, op: Op) -> Result<Cex, String> {
     if seen == 0 {
         return Err("the counterexample names no input".into());
     }
-    Ok(Cex { clocks })
+    Ok(Cex { clocks, pre, latency })
 }
 
 #[cfg(test)]
@@ -596,14 +615,14 @@ mod tests {
     fn counterexamples_are_read_bit_by_bit() {
         let map = format!(
             "input 0 0 vec_{p}\ninput 1 9 vec_{p}\ninput 2 0 in_valid_{p}\ninput 3 0 rst_3\ninput 4 2 op_4\ninput 5 1 vbool_{p}\ninput 6 0 s0_valid_q_0_q\n",
-            p = PRE
+            p = pre(Config::DEFAULT)
         );
         let map = map.as_str();
         let cex =
             "# FALSIFYING OUTPUTS: po0\npi000@0=1\npi001@0=1\npi002@0=1\npi003@0=1\npi004@0=1\npi005@0=0\npi006@0=1\n";
         let op = Op::new(Family::Add, Form::H16, false);
-        let c = parse_cex(cex, map, op).unwrap();
-        assert_eq!(c.clocks.len(), PRE + LATENCY + 1);
+        let c = parse_cex(cex, map, op, Config::DEFAULT).unwrap();
+        assert_eq!(c.clocks.len(), pre(Config::DEFAULT) + Config::DEFAULT.latency() + 1);
         let k = c.checked().unwrap();
         assert_eq!(k.op, op.code());
         assert_eq!(k.vec[0], 1);
@@ -612,7 +631,7 @@ mod tests {
         assert_eq!(k.vbool, 0);
         assert!(c.clocks[3].rst_n && !c.clocks[2].rst_n);
         assert_eq!(c.clocks[4].op, 4);
-        assert!(parse_cex("pi009@0=1", map, op).unwrap_err().contains("names no input"));
-        assert!(parse_cex("", map, op).unwrap_err().contains("names no input"));
+        assert!(parse_cex("pi009@0=1", map, op, Config::DEFAULT).unwrap_err().contains("names no input"));
+        assert!(parse_cex("", map, op, Config::DEFAULT).unwrap_err().contains("names no input"));
     }
 }

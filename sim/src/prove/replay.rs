@@ -1,13 +1,12 @@
 //! Replay a counterexample: drive the RTL under Icarus with its inputs clock
-//! by clock, the `PRE` clocks before the checked one included (the start
+//! by clock, the `pre` clocks before the checked one included (the start
 //! state is the simulator's own: the RTL's `initial` values), read the
-//! outputs `LATENCY` edges after the checked clock, and hold them to the
+//! outputs `latency` edges after the checked clock, and hold them to the
 //! golden model of its op and vector. A VCD of the run is kept
 //! beside the proof's files.
 
-use super::{Cex, PRE};
+use super::Cex;
 use crosslane_golden::{Op, Vec512};
-use crosslane_hdl::LATENCY;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -56,21 +55,22 @@ impl Replayed {
 pub fn expected(cex: &Cex) -> Result<(bool, u32, u64), String> {
     let c0 = cex.checked().ok_or("counterexample without its checked clock")?;
     let op = Op::from_code(c0.op).ok_or_else(|| format!("op code {:03x} names no op", c0.op))?;
-    let live = c0.in_valid && cex.clocks.iter().skip(PRE).take(LATENCY).all(|c| c.rst_n);
+    let live = c0.in_valid && cex.clocks.iter().skip(cex.pre).take(cex.latency).all(|c| c.rst_n);
     let out = op.eval(&Vec512(c0.vec), c0.vbool);
     Ok((live, out.value, out.mask.unwrap_or(0)))
 }
 
 /// The replay testbench.
-pub fn testbench(cex: &Cex, vcd: &Path) -> String {
+pub fn testbench(cex: &Cex, vcd: &Path, module: &str) -> String {
     let mut v = String::new();
     v.push_str("`timescale 1ns/1ps\nmodule crosslane_replay;\n");
     v.push_str(
         "  reg clk_i = 1'b0, rst_ni, in_valid_i;\n  reg [8:0] op_i;\n  reg [511:0] vec_i;\n  reg [63:0] vbool_i;\n",
     );
     v.push_str("  wire out_valid_o;\n  wire [31:0] result_o;\n  wire [63:0] mask_o;\n");
-    v.push_str(
-        "  crosslane_reduce dut(.clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),\n",
+    let _ = writeln!(
+        v,
+        "  {module} dut(.clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),"
     );
     v.push_str("    .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o));\n");
     let _ = writeln!(v, "  initial begin\n    $dumpfile(\"{}\");\n    $dumpvars(0, crosslane_replay);", vcd.display());
@@ -95,11 +95,11 @@ pub fn testbench(cex: &Cex, vcd: &Path) -> String {
 }
 
 /// Run the counterexample through `rtl` under Icarus, in `dir`.
-pub fn replay(rtl: &Path, cex: &Cex, dir: &Path) -> Result<Replayed, String> {
+pub fn replay(rtl: &Path, cex: &Cex, dir: &Path, module: &str) -> Result<Replayed, String> {
     let (want_valid, want_result, want_mask) = expected(cex)?;
     let tb = dir.join("replay.v");
     let vcd = dir.join("counterexample.vcd");
-    std::fs::write(&tb, testbench(cex, &vcd)).map_err(|e| format!("cannot write {}: {e}", tb.display()))?;
+    std::fs::write(&tb, testbench(cex, &vcd, module)).map_err(|e| format!("cannot write {}: {e}", tb.display()))?;
     let vvp = dir.join("replay.vvp");
     let out = Command::new("iverilog")
         .args(["-g2012", "-s", "crosslane_replay", "-o"])
@@ -127,7 +127,7 @@ pub fn replay(rtl: &Path, cex: &Cex, dir: &Path) -> Result<Replayed, String> {
             want_valid,
             want_result,
             want_mask,
-            picture: crate::wave::beside(&vcd, 2 * LATENCY + 1),
+            picture: crate::wave::beside(&vcd, 2 * cex.latency + 1),
             vcd,
         }),
         _ => Err(format!("the replay printed '{line}'")),

@@ -1,0 +1,179 @@
+//! One node of the log-step tree at a given level: two children (values and
+//! tie masks) to one. Node widths grow with the level: a child value is kept
+//! at its form's width (zeros above it) and every sum is unsigned (signed
+//! sums are biased at the leaves, the seed's bias trick), so a sum is one
+//! bit wider than its children and, with the op fixed, the tree is exactly
+//! as wide as a hand-written one. Forms whose lanes are wider than the level's
+//! children only place them side by side (`pass`): 16- and 32-bit lanes at
+//! level 1, 32-bit lanes at level 2.
+//!
+//! The tie mask: a node keeps the mask bits of both children on a tie and
+//! only the winner's otherwise (the seed's argmax that returns every tie).
+
+use rust_hdl::prelude::*;
+
+fn c32(x: u64) -> Constant<Bits<32>> {
+    Constant::new(x.into())
+}
+
+/// Width of a sum's child at `level` for 8-bit lanes (8 bits at level 1).
+pub const fn sum_width_b8(level: usize) -> usize {
+    7 + level
+}
+
+/// Width of a sum's child at `level` for 16-bit lanes (16 bits at level 2).
+pub const fn sum_width_h16(level: usize) -> usize {
+    14 + level
+}
+
+fn low(bits: usize) -> u64 {
+    (1u64 << bits) - 1
+}
+
+#[derive(LogicBlock)]
+pub struct TreeNode {
+    pub a_i: Signal<In, Bits<32>>,
+    pub b_i: Signal<In, Bits<32>>,
+    /// The children's tie masks, one bit per byte slot from the node's first.
+    pub ma_i: Signal<In, Bits<64>>,
+    pub mb_i: Signal<In, Bits<64>>,
+    pub b8_i: Signal<In, Bit>,
+    pub h16_i: Signal<In, Bit>,
+    pub k_sum_i: Signal<In, Bit>,
+    pub k_max_i: Signal<In, Bit>,
+    pub k_and_i: Signal<In, Bit>,
+    pub k_or_i: Signal<In, Bit>,
+    pub k_xor_i: Signal<In, Bit>,
+    pub val_o: Signal<Out, Bits<32>>,
+    pub mask_o: Signal<Out, Bits<64>>,
+    /// This form only places its children side by side at this level.
+    pass: Signal<Local, Bit>,
+    /// b beats a, a beats b (keys).
+    b_wins: Signal<Local, Bit>,
+    a_wins: Signal<Local, Bit>,
+    /// Controls as masks (all ones when set): sum, the winner of a max (a
+    /// or b), and, or, xor.
+    m_sum: Signal<Local, Bits<32>>,
+    m_a: Signal<Local, Bits<32>>,
+    m_b: Signal<Local, Bits<32>>,
+    m_and: Signal<Local, Bits<32>>,
+    m_or: Signal<Local, Bits<32>>,
+    m_xor: Signal<Local, Bits<32>>,
+    // The level: which forms pass, the child width in bits and in slots.
+    pass_b8: Constant<Bit>,
+    pass_h16: Constant<Bit>,
+    pass_w32: Constant<Bit>,
+    child_bits: Constant<Bits<32>>,
+    child_slots: Constant<Bits<64>>,
+    /// The bits a value can have at this level (keys are compared within them).
+    live: Constant<Bits<32>>,
+    zero32: Constant<Bits<32>>,
+    ones32: Constant<Bits<32>>,
+    zero64: Constant<Bits<64>>,
+}
+
+impl TreeNode {
+    /// A node at `level` (1 = byte pairs … 6 = the root).
+    pub fn new(level: usize) -> Self {
+        assert!((1..=crate::LEVELS).contains(&level), "tree level {level}");
+        // The bits a value can have at this level: 9 at level 1 (a sum of
+        // two bytes), 17 at level 2 (of two 16-bit lanes; 32-bit lanes are
+        // still side by side there), 32 above. Keys are compared within them.
+        let live = match level {
+            1 => low(sum_width_b8(1) + 1),
+            2 => low(sum_width_h16(2) + 1),
+            _ => low(32),
+        };
+        let child_bits = if level <= 2 { 8u64 << (level - 1) } else { 0 };
+        Self {
+            a_i: Default::default(),
+            b_i: Default::default(),
+            ma_i: Default::default(),
+            mb_i: Default::default(),
+            b8_i: Default::default(),
+            h16_i: Default::default(),
+            k_sum_i: Default::default(),
+            k_max_i: Default::default(),
+            k_and_i: Default::default(),
+            k_or_i: Default::default(),
+            k_xor_i: Default::default(),
+            val_o: Default::default(),
+            mask_o: Default::default(),
+            pass: Default::default(),
+            b_wins: Default::default(),
+            a_wins: Default::default(),
+            m_sum: Default::default(),
+            m_a: Default::default(),
+            m_b: Default::default(),
+            m_and: Default::default(),
+            m_or: Default::default(),
+            m_xor: Default::default(),
+            pass_b8: Constant::new(false),
+            pass_h16: Constant::new(level == 1),
+            pass_w32: Constant::new(level <= 2),
+            child_bits: c32(child_bits),
+            child_slots: Constant::new((1u64 << (level - 1)).into()),
+            live: c32(live),
+            zero32: c32(0),
+            ones32: c32(low(32)),
+            zero64: Constant::new(0u64.into()),
+        }
+    }
+}
+
+impl Logic for TreeNode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.pass.next = (self.b8_i.val() & self.pass_b8.val())
+            | (self.h16_i.val() & self.pass_h16.val())
+            | (!self.b8_i.val() & !self.h16_i.val() & self.pass_w32.val());
+        // Keys: unsigned compare of the live bits.
+        self.b_wins.next = (self.b_i.val() & self.live.val()) > (self.a_i.val() & self.live.val());
+        self.a_wins.next = (self.a_i.val() & self.live.val()) > (self.b_i.val() & self.live.val());
+        // Each operator's term selected by a control mask (the controls are
+        // one-hot), so that every value bit is one and-or: the sum, a or b
+        // (max: the winner), and, or, xor.
+        self.m_sum.next = self.zero32.val();
+        if self.k_sum_i.val() {
+            self.m_sum.next = self.ones32.val();
+        }
+        self.m_a.next = self.zero32.val();
+        if self.k_max_i.val() & !self.b_wins.val() {
+            self.m_a.next = self.ones32.val();
+        }
+        self.m_b.next = self.zero32.val();
+        if self.k_max_i.val() & self.b_wins.val() {
+            self.m_b.next = self.ones32.val();
+        }
+        self.m_and.next = self.zero32.val();
+        if self.k_and_i.val() {
+            self.m_and.next = self.ones32.val();
+        }
+        self.m_or.next = self.zero32.val();
+        if self.k_or_i.val() {
+            self.m_or.next = self.ones32.val();
+        }
+        self.m_xor.next = self.zero32.val();
+        if self.k_xor_i.val() {
+            self.m_xor.next = self.ones32.val();
+        }
+        self.val_o.next = ((self.a_i.val() + self.b_i.val()) & self.m_sum.val())
+            | (self.a_i.val() & self.m_a.val())
+            | (self.b_i.val() & self.m_b.val())
+            | (self.a_i.val() & self.b_i.val() & self.m_and.val())
+            | ((self.a_i.val() | self.b_i.val()) & self.m_or.val())
+            | ((self.a_i.val() ^ self.b_i.val()) & self.m_xor.val());
+        if self.pass.val() {
+            self.val_o.next = self.a_i.val() | (self.b_i.val() << self.child_bits.val());
+        }
+        // The tie mask: the loser's bits are cleared, a tie keeps both; a
+        // form that only places its children here keeps both.
+        self.mask_o.next = self.zero64.val();
+        if self.pass.val() | !self.b_wins.val() {
+            self.mask_o.next = self.ma_i.val();
+        }
+        if self.pass.val() | !self.a_wins.val() {
+            self.mask_o.next = self.mask_o.val() | (self.mb_i.val() << self.child_slots.val());
+        }
+    }
+}

@@ -1,0 +1,431 @@
+//! Every component of hdl/: a synthesis test (rust-hdl's connection and
+//! latch checks, then yosys reads and synthesizes its Verilog) and an
+//! operation test (its behaviour in rust-hdl's simulation against what the
+//! golden model and the op table say it must do). The whole unit of every
+//! configuration is checked against golden in sim/tests/hdl_unit.rs.
+//!
+//! yosys is needed for the synthesis tests: outside CI a missing yosys
+//! prints one SKIPPED line; with CI or CROSSLANE_REQUIRE_SIMULATORS set it
+//! fails the test.
+
+use crosslane_golden::{Family, Fold, Form, Op, Vec512};
+use crosslane_hdl::decode::{Control, Controls, OpDecode, CONTROL_BITS, CONTROL_NAMES};
+use crosslane_hdl::format::ResultFormat;
+use crosslane_hdl::leaf::LeafKey;
+use crosslane_hdl::node::{sum_width_b8, sum_width_h16, TreeNode};
+use crosslane_hdl::pipe::Pipe;
+use crosslane_hdl::{Config, LEVELS};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rust_hdl::prelude::*;
+
+fn have_yosys() -> bool {
+    let found = std::process::Command::new("yosys").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !found {
+        let msg = "SKIPPED: yosys is not installed (apt-get install yosys)";
+        if std::env::var_os("CI").is_some() || std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_some() {
+            panic!("{msg}; CI requires it");
+        }
+        eprintln!("{msg}");
+    }
+    found
+}
+
+/// rust-hdl's checks pass and yosys synthesizes the component's Verilog.
+fn synthesizes<B: Block>(name: &str, mut uut: B, must_contain: &[&str]) {
+    uut.connect_all();
+    check_all(&uut).unwrap_or_else(|e| panic!("{name}: rust-hdl's checks: {e:?}"));
+    let vlog = generate_verilog(&uut);
+    for s in must_contain {
+        assert!(vlog.contains(s), "{name}: the Verilog has no '{s}'");
+    }
+    if have_yosys() {
+        yosys_validate(name, &vlog).unwrap_or_else(|e| panic!("{name}: yosys: {e:?}"));
+    }
+}
+
+fn settle<B: Block>(uut: &mut B) {
+    assert!(simulate(uut, 50), "the component settles");
+}
+
+fn form_bits(form: Form) -> (bool, bool, bool) {
+    (form == Form::B8, form.lane_bits() == 16, form.lane_bits() == 32)
+}
+
+fn sext(x: u64, bits: usize) -> i64 {
+    ((x << (64 - bits)) as i64) >> (64 - bits)
+}
+
+// ---- op decode ----
+
+#[test]
+fn decode_synthesizes() {
+    synthesizes("crosslane_op_decode", OpDecode::default(), &["case (op_i)", "// rbmax_nx16"]);
+    synthesizes("crosslane_controls", Controls::default(), &["predicated_o = ctrl_i[16]"]);
+}
+
+#[test]
+fn every_op_decodes_to_its_fold_and_form_and_other_codes_to_nothing() {
+    let mut dec = OpDecode::default();
+    let mut ctl = Controls::default();
+    dec.connect_all();
+    ctl.connect_all();
+    let ops = Op::all();
+    for code in 0..512u16 {
+        dec.op_i.next = (code as u64).into();
+        settle(&mut dec);
+        let Some(op) = ops.iter().copied().find(|o| o.code() == code) else {
+            assert_eq!(dec.ctrl_o.val().to_u64(), 0, "code {code:#05x} is no op: controls all zero");
+            continue;
+        };
+        assert_eq!(dec.ctrl_o.val().to_u64(), Control::of(op).word() as u64, "{}", op.name());
+        ctl.ctrl_i.next = dec.ctrl_o.val();
+        settle(&mut ctl);
+        let row = op.name();
+        let fold = op.family.fold();
+        let (b8, h16, w32) = form_bits(op.form);
+        assert_eq!((ctl.b8_o.val(), ctl.h16_o.val(), ctl.w32_o.val()), (b8, h16, w32), "form {row}");
+        assert_eq!(ctl.k_sum_o.val(), matches!(fold, Fold::Sum { .. }), "k_sum {row}");
+        assert_eq!(ctl.k_max_o.val(), matches!(fold, Fold::Extremum { .. } | Fold::Num { .. }), "k_max {row}");
+        assert_eq!(ctl.k_and_o.val(), fold == Fold::And, "k_and {row}");
+        assert_eq!(ctl.k_or_o.val(), fold == Fold::Or, "k_or {row}");
+        assert_eq!(ctl.k_xor_o.val(), fold == Fold::Xor, "k_xor {row}");
+        assert_eq!(ctl.sext_o.val(), matches!(fold, Fold::Sum { signed: true, .. }), "sext {row}");
+        assert_eq!(ctl.saturate_o.val(), op.family == Family::AddS, "saturate {row}");
+        assert_eq!(ctl.extremum_o.val(), matches!(fold, Fold::Extremum { .. }), "extremum {row}");
+        assert_eq!(ctl.sflip_o.val(), matches!(fold, Fold::Extremum { signed: true, .. }), "sflip {row}");
+        assert_eq!(
+            ctl.minimum_o.val(),
+            matches!(fold, Fold::Extremum { max: false, .. } | Fold::Num { max: false }),
+            "minimum {row}"
+        );
+        assert_eq!(ctl.num_o.val(), matches!(fold, Fold::Num { .. }), "num {row}");
+        assert_eq!(ctl.has_mask_o.val(), op.family.has_mask(), "has_mask {row}");
+        assert_eq!(ctl.vbool_fold_o.val(), op.family.is_vbool_fold(), "vbool_fold {row}");
+        assert_eq!(ctl.predicated_o.val(), op.predicated, "predicated {row}");
+    }
+    assert_eq!(CONTROL_BITS, CONTROL_NAMES.len());
+}
+
+// ---- leaf key ----
+
+fn drive_leaf(leaf: &mut LeafKey, op: Op, win: u32, vb: u8) {
+    let c = Control::of(op);
+    leaf.win_i.next = (win as u64).into();
+    leaf.vb_i.next = (vb as u64).into();
+    leaf.b8_i.next = c.b8;
+    leaf.w32_i.next = c.w32;
+    leaf.k_and_i.next = c.k_and;
+    leaf.sext_i.next = c.sext;
+    leaf.sflip_i.next = c.sflip;
+    leaf.minimum_i.next = c.minimum;
+    leaf.num_i.next = c.num;
+    leaf.vbool_fold_i.next = c.vbool_fold;
+    leaf.predicated_i.next = c.predicated;
+    settle(leaf);
+}
+
+#[test]
+fn leaf_key_synthesizes() {
+    synthesizes("crosslane_leaf_key", LeafKey::default(), &["key_o", "act_o"]);
+}
+
+/// The keys order the lanes as golden does: for any two active lanes of a
+/// window, the lane golden picks over just those two has the larger key
+/// (max-tree keys; two NaNs give the quiet NaN). Inactive lanes hold the
+/// identity; sums and bitwise folds keep the lane; vbool folds hold the
+/// lane's predicate bit.
+#[test]
+fn leaf_keys_order_lanes_as_golden_does() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut leaf = LeafKey::default();
+    leaf.connect_all();
+    let mut pairs = 0;
+    for op in Op::all() {
+        let bits = op.form.lane_bits();
+        let lanes = (32 / bits) as usize;
+        let mask = op.form.lane_mask() as u64;
+        let stride = bits as usize / 8; // slots per lane
+        let lane = |x: u32, l: usize| (x as u64 >> (l as u32 * bits)) & mask;
+        for _ in 0..60 {
+            let mut win = 0u32;
+            for l in 0..lanes {
+                let v: u64 = match rng.gen_range(0..7) {
+                    0 => 0,
+                    1 => mask,
+                    2 => 1 << (bits - 1),
+                    3 => mask >> 1,
+                    4 if bits == 16 => 0x7c00 | rng.gen_range(0..2) << 15,
+                    4 => 0x7f80_0000 | rng.gen_range(0..2) << 31,
+                    _ => rng.gen::<u64>() & mask,
+                };
+                win |= (v as u32) << (l as u32 * bits);
+            }
+            let vb: u8 = rng.gen_range(0..16);
+            drive_leaf(&mut leaf, op, win, vb);
+            let key = leaf.key_o.val().to_u64() as u32;
+            let act = leaf.act_o.val().to_u64();
+            for l in 0..lanes {
+                let slot = l * stride;
+                let active = op.family.is_vbool_fold() || !op.predicated || vb >> slot & 1 == 1;
+                assert_eq!(act >> slot & 1 == 1, active, "{} act slot {slot}", op.name());
+                for s in (slot + 1)..(slot + stride) {
+                    assert_eq!(act >> s & 1, 0, "{} slot {s} starts no lane", op.name());
+                }
+                if op.family.is_vbool_fold() {
+                    assert_eq!(lane(key, l), (vb >> slot & 1) as u64, "{} lane {l}", op.name());
+                } else if matches!(op.family.fold(), Fold::Sum { signed: true, .. }) {
+                    // Biased: lane ^ sign bit; an inactive lane is a biased 0.
+                    let value = if active { lane(win, l) } else { 0 };
+                    assert_eq!(lane(key, l), value ^ (1 << (bits - 1)), "{} lane {l} biased", op.name());
+                } else if !active {
+                    let identity = if op.family.fold() == Fold::And { mask } else { 0 };
+                    assert_eq!(lane(key, l), identity, "{} inactive lane {l}", op.name());
+                } else if matches!(op.family.fold(), Fold::Sum { .. } | Fold::And | Fold::Or | Fold::Xor) {
+                    assert_eq!(lane(key, l), lane(win, l), "{} lane {l} keeps its value", op.name());
+                }
+            }
+            if !matches!(op.family.fold(), Fold::Extremum { .. } | Fold::Num { .. }) {
+                continue;
+            }
+            let base = Op::new(op.family, op.form, true);
+            for i in 0..lanes {
+                for j in (i + 1)..lanes {
+                    let (si, sj) = (i * stride, j * stride);
+                    if !(act >> si & 1 == 1 && act >> sj & 1 == 1) {
+                        continue;
+                    }
+                    let mut vec = Vec512::ZERO;
+                    vec.0[..4].copy_from_slice(&win.to_le_bytes());
+                    let winner = base.eval(&vec, (1u64 << si) | (1u64 << sj)).value as u64;
+                    let (ki, kj) = (lane(key, i), lane(key, j));
+                    let (vi, vj) = (lane(win, i), lane(win, j));
+                    let best = ki.max(kj);
+                    if best == 0 {
+                        assert_eq!(winner, base.identity() as u64, "{} two NaNs", op.name());
+                    } else {
+                        let picked = if ki == best { vi } else { vj };
+                        assert_eq!(picked, winner, "{} lanes {vi:#x} {vj:#x}: keys {ki:#x} {kj:#x}", op.name());
+                    }
+                    pairs += 1;
+                }
+            }
+        }
+    }
+    assert!(pairs > 1000, "only {pairs} lane pairs compared");
+}
+
+// ---- tree node ----
+
+#[test]
+fn tree_nodes_synthesize() {
+    for level in 1..=LEVELS {
+        synthesizes(&format!("crosslane_tree_node_l{level}"), TreeNode::new(level), &["val_o", "mask_o"]);
+    }
+}
+
+/// Each node at each level: sums (unsigned: signed sums come biased) widen by one bit,
+/// max keeps the larger key and the tie mask keeps both children's bits on
+/// a tie, and forms whose lanes are wider than the level's children place
+/// the children side by side.
+#[test]
+fn tree_nodes_fold_as_specified_at_every_level() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for level in 1..=LEVELS {
+        let mut node = TreeNode::new(level);
+        node.connect_all();
+        let slots = 1usize << (level - 1);
+        for form in [Form::B8, Form::H16, Form::W32] {
+            let (b8, h16, _) = form_bits(form);
+            let pass = (level == 1 && !b8) || (level == 2 && form == Form::W32);
+            let child_bits = if level <= 2 { 8usize << (level - 1) } else { 32 };
+            for kind in 0..5 {
+                let w = if pass {
+                    child_bits
+                } else if kind == 0 {
+                    match form {
+                        Form::B8 => sum_width_b8(level),
+                        Form::H16 => sum_width_h16(level),
+                        _ => 32,
+                    }
+                } else {
+                    form.lane_bits() as usize
+                };
+                let lim = if w >= 32 { u32::MAX as u64 } else { (1u64 << w) - 1 };
+                for _ in 0..200 {
+                    let pick = |rng: &mut ChaCha8Rng| match rng.gen_range(0..4) {
+                        0 => lim,
+                        1 => 0,
+                        _ => rng.gen::<u64>() & lim,
+                    };
+                    let a = pick(&mut rng);
+                    let b = if rng.gen_bool(0.2) { a } else { pick(&mut rng) };
+                    let ma: u64 = rng.gen::<u64>() & ((1u64 << slots) - 1);
+                    let mb: u64 = rng.gen::<u64>() & ((1u64 << slots) - 1);
+                    node.a_i.next = a.into();
+                    node.b_i.next = b.into();
+                    node.ma_i.next = ma.into();
+                    node.mb_i.next = mb.into();
+                    node.b8_i.next = b8;
+                    node.h16_i.next = h16;
+                    node.k_sum_i.next = kind == 0;
+                    node.k_max_i.next = kind == 1;
+                    node.k_and_i.next = kind == 2;
+                    node.k_or_i.next = kind == 3;
+                    node.k_xor_i.next = kind == 4;
+                    settle(&mut node);
+                    let val = node.val_o.val().to_u64();
+                    let mask = node.mask_o.val().to_u64();
+                    let row = format!("level {level} {form:?} kind {kind} a {a:#x} b {b:#x}");
+                    if pass {
+                        assert_eq!(val, a | b << child_bits, "{row}: side by side");
+                        assert_eq!(mask, ma | mb << slots, "{row}: both masks");
+                        continue;
+                    }
+                    let want = match kind {
+                        0 => (a + b) & 0xffff_ffff,
+                        1 => a.max(b),
+                        2 => a & b,
+                        3 => a | b,
+                        _ => a ^ b,
+                    };
+                    assert_eq!(val, want, "{row}");
+                    if kind == 1 {
+                        let keep_a = if a >= b { ma } else { 0 };
+                        let keep_b = if b >= a { mb << slots } else { 0 };
+                        assert_eq!(mask, keep_a | keep_b, "{row}: tie mask");
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ---- result format ----
+
+#[test]
+fn result_format_synthesizes() {
+    synthesizes("crosslane_result_format", ResultFormat::default(), &["result_o", "mask_o"]);
+}
+
+/// The root of each op's tree to the port values golden gives: sums widened
+/// or saturated from the root's width, keys back to lanes, no number to the
+/// quiet NaN, the tie mask one bit per lane and only for rb* ops.
+#[test]
+fn result_format_gives_what_golden_gives() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut f = ResultFormat::default();
+    f.connect_all();
+    let above_root = LEVELS + 1;
+    for op in Op::all() {
+        let c = Control::of(op);
+        let bits = op.form.lane_bits();
+        let lane = op.form.lane_mask() as u64;
+        let sign = 1u64 << (bits - 1);
+        for _ in 0..100 {
+            let x = rng.gen::<u64>() & lane;
+            // (root, expected result)
+            let (root, want): (u64, u64) = match op.family.fold() {
+                Fold::Sum { signed, saturate } => {
+                    let w = match op.form {
+                        Form::B8 => sum_width_b8(above_root),
+                        Form::H16 => sum_width_h16(above_root),
+                        _ => 32,
+                    };
+                    // A signed sum's root is biased: the sum plus 2^(w-1) (w < 32).
+                    let root = rng.gen::<u64>() & ((1u64 << w) - 1);
+                    let s = if signed && w < 32 {
+                        sext(root ^ (1 << (w - 1)), w)
+                    } else if signed {
+                        sext(root, w)
+                    } else {
+                        root as i64
+                    };
+                    let res_mask = (1u64 << op.result_bits()) - 1;
+                    let want = if saturate { s.clamp(-32768, 32767) as u64 & 0xffff } else { s as u64 & res_mask };
+                    (root, want)
+                }
+                Fold::Extremum { signed, max } => {
+                    let key = x ^ if signed { sign } else { 0 } ^ if max { 0 } else { lane };
+                    (key, x)
+                }
+                Fold::Num { max } => {
+                    let exp = if bits == 16 { 0x7c00 } else { 0x7f80_0000 };
+                    let nan = x & exp == exp && x & (lane >> 1) & !exp != 0;
+                    if nan || rng.gen_bool(0.1) {
+                        (0, op.identity() as u64)
+                    } else {
+                        // A number's key: sign bit set if positive, inverted if negative.
+                        let key = if x & sign == 0 { x | sign } else { !x & lane };
+                        (key ^ if max { 0 } else { lane }, x)
+                    }
+                }
+                _ if op.family.is_vbool_fold() => {
+                    let r = rng.gen::<u64>() & 1;
+                    (r, r)
+                }
+                _ => (x, x),
+            };
+            let tie: u64 = rng.gen();
+            f.root_i.next = root.into();
+            f.mask_i.next = tie.into();
+            f.b8_i.next = c.b8;
+            f.h16_i.next = c.h16;
+            f.w32_i.next = c.w32;
+            f.k_sum_i.next = c.k_sum;
+            f.sext_i.next = c.sext;
+            f.saturate_i.next = c.saturate;
+            f.extremum_i.next = c.extremum;
+            f.sflip_i.next = c.sflip;
+            f.minimum_i.next = c.minimum;
+            f.num_i.next = c.num;
+            f.has_mask_i.next = c.has_mask;
+            f.vbool_fold_i.next = c.vbool_fold;
+            settle(&mut f);
+            assert_eq!(f.result_o.val().to_u64(), want, "{} root {root:#x}", op.name());
+            let stride = (bits / 8) as usize;
+            let want_mask = if op.family.has_mask() {
+                (0..op.lanes()).filter(|l| tie >> (l * stride) & 1 == 1).fold(0u64, |m, l| m | 1 << l)
+            } else {
+                0
+            };
+            assert_eq!(f.mask_o.val().to_u64(), want_mask, "{} mask", op.name());
+        }
+    }
+}
+
+// ---- pipeline boundary ----
+
+#[test]
+fn pipes_synthesize() {
+    synthesizes("crosslane_pipe_reg", Pipe::<Bits<32>>::new(true), &["always @(posedge clock) q <= d;"]);
+    synthesizes("crosslane_pipe_wire", Pipe::<Bits<32>>::new(false), &["always @(*) q = d;"]);
+}
+
+#[test]
+fn a_registered_pipe_follows_at_the_edge_and_a_wire_at_once() {
+    for registered in [true, false] {
+        let mut p = Pipe::<Bits<8>>::new(registered);
+        p.connect_all();
+        p.d.next = 0x5au64.into();
+        p.clock.next = Clock { clk: false };
+        settle(&mut p);
+        assert_eq!(p.q.val().to_u64(), if registered { 0 } else { 0x5a }, "registered {registered}");
+        p.clock.next = Clock { clk: true };
+        settle(&mut p);
+        assert_eq!(p.q.val().to_u64(), 0x5a, "registered {registered}: after the rising edge");
+    }
+}
+
+// ---- the top ----
+
+#[test]
+fn every_configuration_synthesizes() {
+    for config in Config::ALL {
+        synthesizes(
+            &config.module(),
+            config.unit(),
+            &["clk_i", "rst_ni", "in_valid_i", "op_i", "vec_i", "vbool_i", "out_valid_o", "result_o", "mask_o"],
+        );
+    }
+}
