@@ -1691,7 +1691,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .key_o(leaf_15_key_o),
         .act_o(leaf_15_act_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_0(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
         .a_i(l1_0_a_i),
         .b_i(l1_0_b_i),
         .ma_i(l1_0_ma_i),
@@ -1706,7 +1706,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_0_val_o),
         .mask_o(l1_0_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_1(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_1(
         .a_i(l1_1_a_i),
         .b_i(l1_1_b_i),
         .ma_i(l1_1_ma_i),
@@ -1721,7 +1721,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_1_val_o),
         .mask_o(l1_1_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_2(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_2(
         .a_i(l1_2_a_i),
         .b_i(l1_2_b_i),
         .ma_i(l1_2_ma_i),
@@ -1736,7 +1736,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_2_val_o),
         .mask_o(l1_2_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_3(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_3(
         .a_i(l1_3_a_i),
         .b_i(l1_3_b_i),
         .ma_i(l1_3_ma_i),
@@ -1751,7 +1751,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_3_val_o),
         .mask_o(l1_3_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_4(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_4(
         .a_i(l1_4_a_i),
         .b_i(l1_4_b_i),
         .ma_i(l1_4_ma_i),
@@ -1766,7 +1766,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_4_val_o),
         .mask_o(l1_4_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_5(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_5(
         .a_i(l1_5_a_i),
         .b_i(l1_5_b_i),
         .ma_i(l1_5_ma_i),
@@ -1781,7 +1781,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_5_val_o),
         .mask_o(l1_5_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_6(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_6(
         .a_i(l1_6_a_i),
         .b_i(l1_6_b_i),
         .ma_i(l1_6_ma_i),
@@ -1796,7 +1796,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_6_val_o),
         .mask_o(l1_6_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_7(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_7(
         .a_i(l1_7_a_i),
         .b_i(l1_7_b_i),
         .ma_i(l1_7_ma_i),
@@ -1811,7 +1811,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_7_val_o),
         .mask_o(l1_7_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_8(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_8(
         .a_i(l1_8_a_i),
         .b_i(l1_8_b_i),
         .ma_i(l1_8_ma_i),
@@ -1826,7 +1826,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_8_val_o),
         .mask_o(l1_8_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_9(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_9(
         .a_i(l1_9_a_i),
         .b_i(l1_9_b_i),
         .ma_i(l1_9_ma_i),
@@ -1841,7 +1841,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_9_val_o),
         .mask_o(l1_9_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_10(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_10(
         .a_i(l1_10_a_i),
         .b_i(l1_10_b_i),
         .ma_i(l1_10_ma_i),
@@ -1856,7 +1856,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_10_val_o),
         .mask_o(l1_10_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_11(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_11(
         .a_i(l1_11_a_i),
         .b_i(l1_11_b_i),
         .ma_i(l1_11_ma_i),
@@ -1871,7 +1871,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_11_val_o),
         .mask_o(l1_11_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_12(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_12(
         .a_i(l1_12_a_i),
         .b_i(l1_12_b_i),
         .ma_i(l1_12_ma_i),
@@ -1886,7 +1886,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_12_val_o),
         .mask_o(l1_12_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_13(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_13(
         .a_i(l1_13_a_i),
         .b_i(l1_13_b_i),
         .ma_i(l1_13_ma_i),
@@ -1901,7 +1901,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_13_val_o),
         .mask_o(l1_13_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_14(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_14(
         .a_i(l1_14_a_i),
         .b_i(l1_14_b_i),
         .ma_i(l1_14_ma_i),
@@ -1916,7 +1916,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_14_val_o),
         .mask_o(l1_14_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_15(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_15(
         .a_i(l1_15_a_i),
         .b_i(l1_15_b_i),
         .ma_i(l1_15_ma_i),
@@ -1931,7 +1931,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_15_val_o),
         .mask_o(l1_15_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_16(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_16(
         .a_i(l1_16_a_i),
         .b_i(l1_16_b_i),
         .ma_i(l1_16_ma_i),
@@ -1946,7 +1946,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_16_val_o),
         .mask_o(l1_16_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_17(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_17(
         .a_i(l1_17_a_i),
         .b_i(l1_17_b_i),
         .ma_i(l1_17_ma_i),
@@ -1961,7 +1961,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_17_val_o),
         .mask_o(l1_17_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_18(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_18(
         .a_i(l1_18_a_i),
         .b_i(l1_18_b_i),
         .ma_i(l1_18_ma_i),
@@ -1976,7 +1976,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_18_val_o),
         .mask_o(l1_18_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_19(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_19(
         .a_i(l1_19_a_i),
         .b_i(l1_19_b_i),
         .ma_i(l1_19_ma_i),
@@ -1991,7 +1991,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_19_val_o),
         .mask_o(l1_19_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_20(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_20(
         .a_i(l1_20_a_i),
         .b_i(l1_20_b_i),
         .ma_i(l1_20_ma_i),
@@ -2006,7 +2006,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_20_val_o),
         .mask_o(l1_20_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_21(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_21(
         .a_i(l1_21_a_i),
         .b_i(l1_21_b_i),
         .ma_i(l1_21_ma_i),
@@ -2021,7 +2021,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_21_val_o),
         .mask_o(l1_21_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_22(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_22(
         .a_i(l1_22_a_i),
         .b_i(l1_22_b_i),
         .ma_i(l1_22_ma_i),
@@ -2036,7 +2036,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_22_val_o),
         .mask_o(l1_22_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_23(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_23(
         .a_i(l1_23_a_i),
         .b_i(l1_23_b_i),
         .ma_i(l1_23_ma_i),
@@ -2051,7 +2051,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_23_val_o),
         .mask_o(l1_23_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_24(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_24(
         .a_i(l1_24_a_i),
         .b_i(l1_24_b_i),
         .ma_i(l1_24_ma_i),
@@ -2066,7 +2066,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_24_val_o),
         .mask_o(l1_24_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_25(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_25(
         .a_i(l1_25_a_i),
         .b_i(l1_25_b_i),
         .ma_i(l1_25_ma_i),
@@ -2081,7 +2081,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_25_val_o),
         .mask_o(l1_25_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_26(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_26(
         .a_i(l1_26_a_i),
         .b_i(l1_26_b_i),
         .ma_i(l1_26_ma_i),
@@ -2096,7 +2096,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_26_val_o),
         .mask_o(l1_26_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_27(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_27(
         .a_i(l1_27_a_i),
         .b_i(l1_27_b_i),
         .ma_i(l1_27_ma_i),
@@ -2111,7 +2111,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_27_val_o),
         .mask_o(l1_27_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_28(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_28(
         .a_i(l1_28_a_i),
         .b_i(l1_28_b_i),
         .ma_i(l1_28_ma_i),
@@ -2126,7 +2126,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_28_val_o),
         .mask_o(l1_28_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_29(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_29(
         .a_i(l1_29_a_i),
         .b_i(l1_29_b_i),
         .ma_i(l1_29_ma_i),
@@ -2141,7 +2141,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_29_val_o),
         .mask_o(l1_29_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_30(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_30(
         .a_i(l1_30_a_i),
         .b_i(l1_30_b_i),
         .ma_i(l1_30_ma_i),
@@ -2156,7 +2156,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_30_val_o),
         .mask_o(l1_30_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l1 l1_31(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_31(
         .a_i(l1_31_a_i),
         .b_i(l1_31_b_i),
         .ma_i(l1_31_ma_i),
@@ -2171,7 +2171,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l1_31_val_o),
         .mask_o(l1_31_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_0(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
         .a_i(l2_0_a_i),
         .b_i(l2_0_b_i),
         .ma_i(l2_0_ma_i),
@@ -2186,7 +2186,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_0_val_o),
         .mask_o(l2_0_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_1(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_1(
         .a_i(l2_1_a_i),
         .b_i(l2_1_b_i),
         .ma_i(l2_1_ma_i),
@@ -2201,7 +2201,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_1_val_o),
         .mask_o(l2_1_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_2(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_2(
         .a_i(l2_2_a_i),
         .b_i(l2_2_b_i),
         .ma_i(l2_2_ma_i),
@@ -2216,7 +2216,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_2_val_o),
         .mask_o(l2_2_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_3(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_3(
         .a_i(l2_3_a_i),
         .b_i(l2_3_b_i),
         .ma_i(l2_3_ma_i),
@@ -2231,7 +2231,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_3_val_o),
         .mask_o(l2_3_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_4(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_4(
         .a_i(l2_4_a_i),
         .b_i(l2_4_b_i),
         .ma_i(l2_4_ma_i),
@@ -2246,7 +2246,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_4_val_o),
         .mask_o(l2_4_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_5(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_5(
         .a_i(l2_5_a_i),
         .b_i(l2_5_b_i),
         .ma_i(l2_5_ma_i),
@@ -2261,7 +2261,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_5_val_o),
         .mask_o(l2_5_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_6(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_6(
         .a_i(l2_6_a_i),
         .b_i(l2_6_b_i),
         .ma_i(l2_6_ma_i),
@@ -2276,7 +2276,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_6_val_o),
         .mask_o(l2_6_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_7(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_7(
         .a_i(l2_7_a_i),
         .b_i(l2_7_b_i),
         .ma_i(l2_7_ma_i),
@@ -2291,7 +2291,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_7_val_o),
         .mask_o(l2_7_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_8(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_8(
         .a_i(l2_8_a_i),
         .b_i(l2_8_b_i),
         .ma_i(l2_8_ma_i),
@@ -2306,7 +2306,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_8_val_o),
         .mask_o(l2_8_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_9(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_9(
         .a_i(l2_9_a_i),
         .b_i(l2_9_b_i),
         .ma_i(l2_9_ma_i),
@@ -2321,7 +2321,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_9_val_o),
         .mask_o(l2_9_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_10(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_10(
         .a_i(l2_10_a_i),
         .b_i(l2_10_b_i),
         .ma_i(l2_10_ma_i),
@@ -2336,7 +2336,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_10_val_o),
         .mask_o(l2_10_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_11(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_11(
         .a_i(l2_11_a_i),
         .b_i(l2_11_b_i),
         .ma_i(l2_11_ma_i),
@@ -2351,7 +2351,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_11_val_o),
         .mask_o(l2_11_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_12(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_12(
         .a_i(l2_12_a_i),
         .b_i(l2_12_b_i),
         .ma_i(l2_12_ma_i),
@@ -2366,7 +2366,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_12_val_o),
         .mask_o(l2_12_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_13(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_13(
         .a_i(l2_13_a_i),
         .b_i(l2_13_b_i),
         .ma_i(l2_13_ma_i),
@@ -2381,7 +2381,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_13_val_o),
         .mask_o(l2_13_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_14(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_14(
         .a_i(l2_14_a_i),
         .b_i(l2_14_b_i),
         .ma_i(l2_14_ma_i),
@@ -2396,7 +2396,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l2_14_val_o),
         .mask_o(l2_14_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l2 l2_15(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_15(
         .a_i(l2_15_a_i),
         .b_i(l2_15_b_i),
         .ma_i(l2_15_ma_i),
@@ -2601,7 +2601,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .vbool_fold_o(l3_ctl_vbool_fold_o),
         .predicated_o(l3_ctl_predicated_o)
     );
-    crosslane_reduce_every3_tree_node_l3 l3_0(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_0(
         .a_i(l3_0_a_i),
         .b_i(l3_0_b_i),
         .ma_i(l3_0_ma_i),
@@ -2616,7 +2616,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l3_0_val_o),
         .mask_o(l3_0_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l3 l3_1(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_1(
         .a_i(l3_1_a_i),
         .b_i(l3_1_b_i),
         .ma_i(l3_1_ma_i),
@@ -2631,7 +2631,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l3_1_val_o),
         .mask_o(l3_1_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l3 l3_2(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_2(
         .a_i(l3_2_a_i),
         .b_i(l3_2_b_i),
         .ma_i(l3_2_ma_i),
@@ -2646,7 +2646,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l3_2_val_o),
         .mask_o(l3_2_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l3 l3_3(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_3(
         .a_i(l3_3_a_i),
         .b_i(l3_3_b_i),
         .ma_i(l3_3_ma_i),
@@ -2661,7 +2661,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l3_3_val_o),
         .mask_o(l3_3_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l3 l3_4(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_4(
         .a_i(l3_4_a_i),
         .b_i(l3_4_b_i),
         .ma_i(l3_4_ma_i),
@@ -2676,7 +2676,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l3_4_val_o),
         .mask_o(l3_4_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l3 l3_5(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_5(
         .a_i(l3_5_a_i),
         .b_i(l3_5_b_i),
         .ma_i(l3_5_ma_i),
@@ -2691,7 +2691,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l3_5_val_o),
         .mask_o(l3_5_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l3 l3_6(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_6(
         .a_i(l3_6_a_i),
         .b_i(l3_6_b_i),
         .ma_i(l3_6_ma_i),
@@ -2706,7 +2706,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l3_6_val_o),
         .mask_o(l3_6_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l3 l3_7(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_7(
         .a_i(l3_7_a_i),
         .b_i(l3_7_b_i),
         .ma_i(l3_7_ma_i),
@@ -2831,7 +2831,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .vbool_fold_o(l4_ctl_vbool_fold_o),
         .predicated_o(l4_ctl_predicated_o)
     );
-    crosslane_reduce_every3_tree_node_l4 l4_0(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
         .a_i(l4_0_a_i),
         .b_i(l4_0_b_i),
         .ma_i(l4_0_ma_i),
@@ -2846,7 +2846,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l4_0_val_o),
         .mask_o(l4_0_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l4 l4_1(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_1(
         .a_i(l4_1_a_i),
         .b_i(l4_1_b_i),
         .ma_i(l4_1_ma_i),
@@ -2861,7 +2861,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l4_1_val_o),
         .mask_o(l4_1_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l4 l4_2(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_2(
         .a_i(l4_2_a_i),
         .b_i(l4_2_b_i),
         .ma_i(l4_2_ma_i),
@@ -2876,7 +2876,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l4_2_val_o),
         .mask_o(l4_2_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l4 l4_3(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_3(
         .a_i(l4_3_a_i),
         .b_i(l4_3_b_i),
         .ma_i(l4_3_ma_i),
@@ -2961,7 +2961,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .vbool_fold_o(l5_ctl_vbool_fold_o),
         .predicated_o(l5_ctl_predicated_o)
     );
-    crosslane_reduce_every3_tree_node_l5 l5_0(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
         .a_i(l5_0_a_i),
         .b_i(l5_0_b_i),
         .ma_i(l5_0_ma_i),
@@ -2976,7 +2976,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l5_0_val_o),
         .mask_o(l5_0_mask_o)
     );
-    crosslane_reduce_every3_tree_node_l5 l5_1(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_1(
         .a_i(l5_1_a_i),
         .b_i(l5_1_b_i),
         .ma_i(l5_1_ma_i),
@@ -3041,7 +3041,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .vbool_fold_o(out_ctl_vbool_fold_o),
         .predicated_o(out_ctl_predicated_o)
     );
-    crosslane_reduce_every3_tree_node_l6 l6(
+    crosslane_reduce_every3_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
         .a_i(l6_a_i),
         .b_i(l6_b_i),
         .ma_i(l6_ma_i),
@@ -4408,7 +4408,7 @@ module crosslane_reduce_every3_reg512(d,q,clock);
     always @(posedge clock) q <= d;
 endmodule // crosslane_reduce_every3_reg512
 
-module crosslane_reduce_every3_tree_node_l1(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
+module crosslane_reduce_every3_tree_node(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
     
     // Module arguments
     input wire  [31:0] a_i;
@@ -4427,11 +4427,11 @@ module crosslane_reduce_every3_tree_node_l1(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i
     
     // Constant declarations
     localparam  pass_b8 = 1'b0;
-    localparam  pass_h16 = 1'b1;
-    localparam  pass_w32 = 1'b1;
-    localparam  child_bits = 32'h8;
-    localparam  child_slots = 64'h1;
-    localparam  live = 32'h1ff;
+    parameter  pass_h16 = 1'b1;
+    parameter  pass_w32 = 1'b1;
+    parameter  child_bits = 32'h8;
+    parameter  child_slots = 64'h1;
+    parameter  live = 32'h1ff;
     localparam  zero32 = 32'h0;
     localparam  ones32 = 32'hffffffff;
     localparam  zero64 = 64'h0;
@@ -4489,7 +4489,7 @@ module crosslane_reduce_every3_tree_node_l1(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i
         end
     end
     
-endmodule // crosslane_reduce_every3_tree_node_l1
+endmodule // crosslane_reduce_every3_tree_node
 
 module crosslane_reduce_every3_controls(ctrl_i,b8_o,h16_o,w32_o,k_sum_o,k_max_o,k_and_o,k_or_o,k_xor_o,sext_o,saturate_o,extremum_o,sflip_o,minimum_o,num_o,has_mask_o,vbool_fold_o,predicated_o);
     
@@ -4534,421 +4534,6 @@ module crosslane_reduce_every3_controls(ctrl_i,b8_o,h16_o,w32_o,k_sum_o,k_max_o,
         predicated_o = ctrl_i[16];
     end
 endmodule // crosslane_reduce_every3_controls
-
-module crosslane_reduce_every3_tree_node_l2(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
-    
-    // Module arguments
-    input wire  [31:0] a_i;
-    input wire  [31:0] b_i;
-    input wire  [63:0] ma_i;
-    input wire  [63:0] mb_i;
-    input wire  b8_i;
-    input wire  h16_i;
-    input wire  k_sum_i;
-    input wire  k_max_i;
-    input wire  k_and_i;
-    input wire  k_or_i;
-    input wire  k_xor_i;
-    output reg  [31:0] val_o;
-    output reg  [63:0] mask_o;
-    
-    // Constant declarations
-    localparam  pass_b8 = 1'b0;
-    localparam  pass_h16 = 1'b0;
-    localparam  pass_w32 = 1'b1;
-    localparam  child_bits = 32'h10;
-    localparam  child_slots = 64'h2;
-    localparam  live = 32'h1ffff;
-    localparam  zero32 = 32'h0;
-    localparam  ones32 = 32'hffffffff;
-    localparam  zero64 = 64'h0;
-    
-    // Local signals
-    reg  pass;
-    reg  b_wins;
-    reg  a_wins;
-    reg  [31:0] m_sum;
-    reg  [31:0] m_a;
-    reg  [31:0] m_b;
-    reg  [31:0] m_and;
-    reg  [31:0] m_or;
-    reg  [31:0] m_xor;
-    
-    // Update code
-    always @(*) begin
-        pass = (b8_i & pass_b8) | (h16_i & pass_h16) | (~b8_i & ~h16_i & pass_w32);
-        b_wins = (b_i & live) > (a_i & live);
-        a_wins = (a_i & live) > (b_i & live);
-        m_sum = zero32;
-        if (k_sum_i) begin
-            m_sum = ones32;
-        end
-        m_a = zero32;
-        if (k_max_i & ~b_wins) begin
-            m_a = ones32;
-        end
-        m_b = zero32;
-        if (k_max_i & b_wins) begin
-            m_b = ones32;
-        end
-        m_and = zero32;
-        if (k_and_i) begin
-            m_and = ones32;
-        end
-        m_or = zero32;
-        if (k_or_i) begin
-            m_or = ones32;
-        end
-        m_xor = zero32;
-        if (k_xor_i) begin
-            m_xor = ones32;
-        end
-        val_o = ((a_i + b_i) & m_sum) | (a_i & m_a) | (b_i & m_b) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor);
-        if (pass) begin
-            val_o = a_i | (b_i << child_bits);
-        end
-        mask_o = zero64;
-        if (pass | ~b_wins) begin
-            mask_o = ma_i;
-        end
-        if (pass | ~a_wins) begin
-            mask_o = mask_o | (mb_i << child_slots);
-        end
-    end
-    
-endmodule // crosslane_reduce_every3_tree_node_l2
-
-module crosslane_reduce_every3_tree_node_l3(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
-    
-    // Module arguments
-    input wire  [31:0] a_i;
-    input wire  [31:0] b_i;
-    input wire  [63:0] ma_i;
-    input wire  [63:0] mb_i;
-    input wire  b8_i;
-    input wire  h16_i;
-    input wire  k_sum_i;
-    input wire  k_max_i;
-    input wire  k_and_i;
-    input wire  k_or_i;
-    input wire  k_xor_i;
-    output reg  [31:0] val_o;
-    output reg  [63:0] mask_o;
-    
-    // Constant declarations
-    localparam  pass_b8 = 1'b0;
-    localparam  pass_h16 = 1'b0;
-    localparam  pass_w32 = 1'b0;
-    localparam  child_bits = 32'h0;
-    localparam  child_slots = 64'h4;
-    localparam  live = 32'hffffffff;
-    localparam  zero32 = 32'h0;
-    localparam  ones32 = 32'hffffffff;
-    localparam  zero64 = 64'h0;
-    
-    // Local signals
-    reg  pass;
-    reg  b_wins;
-    reg  a_wins;
-    reg  [31:0] m_sum;
-    reg  [31:0] m_a;
-    reg  [31:0] m_b;
-    reg  [31:0] m_and;
-    reg  [31:0] m_or;
-    reg  [31:0] m_xor;
-    
-    // Update code
-    always @(*) begin
-        pass = (b8_i & pass_b8) | (h16_i & pass_h16) | (~b8_i & ~h16_i & pass_w32);
-        b_wins = (b_i & live) > (a_i & live);
-        a_wins = (a_i & live) > (b_i & live);
-        m_sum = zero32;
-        if (k_sum_i) begin
-            m_sum = ones32;
-        end
-        m_a = zero32;
-        if (k_max_i & ~b_wins) begin
-            m_a = ones32;
-        end
-        m_b = zero32;
-        if (k_max_i & b_wins) begin
-            m_b = ones32;
-        end
-        m_and = zero32;
-        if (k_and_i) begin
-            m_and = ones32;
-        end
-        m_or = zero32;
-        if (k_or_i) begin
-            m_or = ones32;
-        end
-        m_xor = zero32;
-        if (k_xor_i) begin
-            m_xor = ones32;
-        end
-        val_o = ((a_i + b_i) & m_sum) | (a_i & m_a) | (b_i & m_b) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor);
-        if (pass) begin
-            val_o = a_i | (b_i << child_bits);
-        end
-        mask_o = zero64;
-        if (pass | ~b_wins) begin
-            mask_o = ma_i;
-        end
-        if (pass | ~a_wins) begin
-            mask_o = mask_o | (mb_i << child_slots);
-        end
-    end
-    
-endmodule // crosslane_reduce_every3_tree_node_l3
-
-module crosslane_reduce_every3_tree_node_l4(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
-    
-    // Module arguments
-    input wire  [31:0] a_i;
-    input wire  [31:0] b_i;
-    input wire  [63:0] ma_i;
-    input wire  [63:0] mb_i;
-    input wire  b8_i;
-    input wire  h16_i;
-    input wire  k_sum_i;
-    input wire  k_max_i;
-    input wire  k_and_i;
-    input wire  k_or_i;
-    input wire  k_xor_i;
-    output reg  [31:0] val_o;
-    output reg  [63:0] mask_o;
-    
-    // Constant declarations
-    localparam  pass_b8 = 1'b0;
-    localparam  pass_h16 = 1'b0;
-    localparam  pass_w32 = 1'b0;
-    localparam  child_bits = 32'h0;
-    localparam  child_slots = 64'h8;
-    localparam  live = 32'hffffffff;
-    localparam  zero32 = 32'h0;
-    localparam  ones32 = 32'hffffffff;
-    localparam  zero64 = 64'h0;
-    
-    // Local signals
-    reg  pass;
-    reg  b_wins;
-    reg  a_wins;
-    reg  [31:0] m_sum;
-    reg  [31:0] m_a;
-    reg  [31:0] m_b;
-    reg  [31:0] m_and;
-    reg  [31:0] m_or;
-    reg  [31:0] m_xor;
-    
-    // Update code
-    always @(*) begin
-        pass = (b8_i & pass_b8) | (h16_i & pass_h16) | (~b8_i & ~h16_i & pass_w32);
-        b_wins = (b_i & live) > (a_i & live);
-        a_wins = (a_i & live) > (b_i & live);
-        m_sum = zero32;
-        if (k_sum_i) begin
-            m_sum = ones32;
-        end
-        m_a = zero32;
-        if (k_max_i & ~b_wins) begin
-            m_a = ones32;
-        end
-        m_b = zero32;
-        if (k_max_i & b_wins) begin
-            m_b = ones32;
-        end
-        m_and = zero32;
-        if (k_and_i) begin
-            m_and = ones32;
-        end
-        m_or = zero32;
-        if (k_or_i) begin
-            m_or = ones32;
-        end
-        m_xor = zero32;
-        if (k_xor_i) begin
-            m_xor = ones32;
-        end
-        val_o = ((a_i + b_i) & m_sum) | (a_i & m_a) | (b_i & m_b) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor);
-        if (pass) begin
-            val_o = a_i | (b_i << child_bits);
-        end
-        mask_o = zero64;
-        if (pass | ~b_wins) begin
-            mask_o = ma_i;
-        end
-        if (pass | ~a_wins) begin
-            mask_o = mask_o | (mb_i << child_slots);
-        end
-    end
-    
-endmodule // crosslane_reduce_every3_tree_node_l4
-
-module crosslane_reduce_every3_tree_node_l5(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
-    
-    // Module arguments
-    input wire  [31:0] a_i;
-    input wire  [31:0] b_i;
-    input wire  [63:0] ma_i;
-    input wire  [63:0] mb_i;
-    input wire  b8_i;
-    input wire  h16_i;
-    input wire  k_sum_i;
-    input wire  k_max_i;
-    input wire  k_and_i;
-    input wire  k_or_i;
-    input wire  k_xor_i;
-    output reg  [31:0] val_o;
-    output reg  [63:0] mask_o;
-    
-    // Constant declarations
-    localparam  pass_b8 = 1'b0;
-    localparam  pass_h16 = 1'b0;
-    localparam  pass_w32 = 1'b0;
-    localparam  child_bits = 32'h0;
-    localparam  child_slots = 64'h10;
-    localparam  live = 32'hffffffff;
-    localparam  zero32 = 32'h0;
-    localparam  ones32 = 32'hffffffff;
-    localparam  zero64 = 64'h0;
-    
-    // Local signals
-    reg  pass;
-    reg  b_wins;
-    reg  a_wins;
-    reg  [31:0] m_sum;
-    reg  [31:0] m_a;
-    reg  [31:0] m_b;
-    reg  [31:0] m_and;
-    reg  [31:0] m_or;
-    reg  [31:0] m_xor;
-    
-    // Update code
-    always @(*) begin
-        pass = (b8_i & pass_b8) | (h16_i & pass_h16) | (~b8_i & ~h16_i & pass_w32);
-        b_wins = (b_i & live) > (a_i & live);
-        a_wins = (a_i & live) > (b_i & live);
-        m_sum = zero32;
-        if (k_sum_i) begin
-            m_sum = ones32;
-        end
-        m_a = zero32;
-        if (k_max_i & ~b_wins) begin
-            m_a = ones32;
-        end
-        m_b = zero32;
-        if (k_max_i & b_wins) begin
-            m_b = ones32;
-        end
-        m_and = zero32;
-        if (k_and_i) begin
-            m_and = ones32;
-        end
-        m_or = zero32;
-        if (k_or_i) begin
-            m_or = ones32;
-        end
-        m_xor = zero32;
-        if (k_xor_i) begin
-            m_xor = ones32;
-        end
-        val_o = ((a_i + b_i) & m_sum) | (a_i & m_a) | (b_i & m_b) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor);
-        if (pass) begin
-            val_o = a_i | (b_i << child_bits);
-        end
-        mask_o = zero64;
-        if (pass | ~b_wins) begin
-            mask_o = ma_i;
-        end
-        if (pass | ~a_wins) begin
-            mask_o = mask_o | (mb_i << child_slots);
-        end
-    end
-    
-endmodule // crosslane_reduce_every3_tree_node_l5
-
-module crosslane_reduce_every3_tree_node_l6(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
-    
-    // Module arguments
-    input wire  [31:0] a_i;
-    input wire  [31:0] b_i;
-    input wire  [63:0] ma_i;
-    input wire  [63:0] mb_i;
-    input wire  b8_i;
-    input wire  h16_i;
-    input wire  k_sum_i;
-    input wire  k_max_i;
-    input wire  k_and_i;
-    input wire  k_or_i;
-    input wire  k_xor_i;
-    output reg  [31:0] val_o;
-    output reg  [63:0] mask_o;
-    
-    // Constant declarations
-    localparam  pass_b8 = 1'b0;
-    localparam  pass_h16 = 1'b0;
-    localparam  pass_w32 = 1'b0;
-    localparam  child_bits = 32'h0;
-    localparam  child_slots = 64'h20;
-    localparam  live = 32'hffffffff;
-    localparam  zero32 = 32'h0;
-    localparam  ones32 = 32'hffffffff;
-    localparam  zero64 = 64'h0;
-    
-    // Local signals
-    reg  pass;
-    reg  b_wins;
-    reg  a_wins;
-    reg  [31:0] m_sum;
-    reg  [31:0] m_a;
-    reg  [31:0] m_b;
-    reg  [31:0] m_and;
-    reg  [31:0] m_or;
-    reg  [31:0] m_xor;
-    
-    // Update code
-    always @(*) begin
-        pass = (b8_i & pass_b8) | (h16_i & pass_h16) | (~b8_i & ~h16_i & pass_w32);
-        b_wins = (b_i & live) > (a_i & live);
-        a_wins = (a_i & live) > (b_i & live);
-        m_sum = zero32;
-        if (k_sum_i) begin
-            m_sum = ones32;
-        end
-        m_a = zero32;
-        if (k_max_i & ~b_wins) begin
-            m_a = ones32;
-        end
-        m_b = zero32;
-        if (k_max_i & b_wins) begin
-            m_b = ones32;
-        end
-        m_and = zero32;
-        if (k_and_i) begin
-            m_and = ones32;
-        end
-        m_or = zero32;
-        if (k_or_i) begin
-            m_or = ones32;
-        end
-        m_xor = zero32;
-        if (k_xor_i) begin
-            m_xor = ones32;
-        end
-        val_o = ((a_i + b_i) & m_sum) | (a_i & m_a) | (b_i & m_b) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor);
-        if (pass) begin
-            val_o = a_i | (b_i << child_bits);
-        end
-        mask_o = zero64;
-        if (pass | ~b_wins) begin
-            mask_o = ma_i;
-        end
-        if (pass | ~a_wins) begin
-            mask_o = mask_o | (mb_i << child_slots);
-        end
-    end
-    
-endmodule // crosslane_reduce_every3_tree_node_l6
 
 module crosslane_reduce_every3_leaf_key(win_i,vb_i,b8_i,w32_i,k_and_i,sext_i,sflip_i,minimum_i,num_i,vbool_fold_i,predicated_i,key_o,act_o);
     

@@ -90,7 +90,7 @@ fn verilog_header(config: Config) -> String {
 
 /// The module name of a folded group of rust-hdl's per-instance modules:
 /// `<top>_<component>`, the component read from the instance path (`in_dec`
-/// → `op_decode`, `l3_ctl` → `controls`, `leaf` → `leaf_key`, `l3` → `tree_node_l3`, `format` →
+/// → `op_decode`, `l3_ctl` → `controls`, `leaf` → `leaf_key`, `l3` → `tree_node`, `format` →
 /// `result_format`) or, for pipeline boundaries, `reg<width>` / `wire<width>`.
 fn component_name(top: &str, first: &str, text: &str) -> String {
     let path = first.strip_prefix(&format!("{top}$")).unwrap_or(first);
@@ -103,7 +103,7 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
     } else if last == "leaf" {
         "leaf_key".to_string()
     } else if level.is_some() {
-        format!("tree_node_{last}")
+        "tree_node".to_string()
     } else if last == "format" {
         "result_format".to_string()
     } else {

@@ -209,36 +209,89 @@ fn modules(verilog: &str) -> Result<(&str, Vec<Module<'_>>), String> {
     Ok((&verilog[..first], out))
 }
 
+/// A module's constant declarations, `localparam  NAME = VALUE;`: each
+/// line's (name, value).
+fn localparams(text: &str) -> Vec<(&str, &str)> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("localparam ")?.strip_suffix(';')?.split_once(" = "))
+        .map(|(n, v)| (n.trim(), v.trim()))
+        .collect()
+}
+
+/// The text with the values of its constant declarations taken out.
+fn without_values(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        match line.trim().strip_prefix("localparam ").and_then(|r| r.split_once(" = ")) {
+            Some((name, _)) => out.push_str(&format!("    localparam  {} = \u{1};\n", name.trim())),
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// Fold modules that are the same but for their name into one. rust-hdl
 /// emits a module per instance (`top$l3$0`, `top$l3$1`, …); each group of
-/// identical modules becomes one module named by `name_of(first member's
-/// name, its text)`, and every instantiation is renamed. Two groups given the
-/// same name are an error, as is a top that is not the first module.
+/// modules that differ only in their name and the values of their
+/// constants becomes one module named by `name_of(first member's name, its
+/// text)`. Constants whose values differ within a group become parameters
+/// (the first member's values the defaults) and every instantiation gives
+/// its own (`#(.live(32'h1ff))`). Two groups given the same name are an
+/// error, as is a top that is not the first module.
 pub fn fold_duplicates(verilog: &str, name_of: impl Fn(&str, &str) -> String) -> Result<String, String> {
     let (preamble, mods) = modules(verilog)?;
     let top = mods.first().ok_or("no top module")?;
-    // Group the children by their text with the name taken out.
-    let mut groups: Vec<(String, Vec<&str>, &str)> = Vec::new(); // (normalized, members, first text)
+    // Group the children by their text with the name and constant values taken out.
+    let mut groups: Vec<(String, Vec<&Module>)> = Vec::new();
     for m in &mods[1..] {
-        let normal = m.text.replace(m.name, "\u{0}");
+        let normal = without_values(&m.text.replace(m.name, "\u{0}"));
         match groups.iter_mut().find(|g| g.0 == normal) {
-            Some(g) => g.1.push(m.name),
-            None => groups.push((normal, vec![m.name], m.text)),
+            Some(g) => g.1.push(m),
+            None => groups.push((normal, vec![m])),
         }
     }
-    let mut renamed: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+    // Old name → (new name, parameter overrides of that instance).
+    let mut renamed: std::collections::HashMap<&str, (String, String)> = std::collections::HashMap::new();
     let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut out = String::from(preamble);
     let mut folded = Vec::new();
-    for (normal, members, first) in &groups {
-        let name = name_of(members[0], first);
+    for (_, members) in &groups {
+        let first = members[0];
+        let name = name_of(first.name, first.text);
         if !names.insert(name.clone()) {
-            return Err(format!("two different modules would both be named {name} (one of them {})", members[0]));
+            return Err(format!("two different modules would both be named {name} (one of them {})", first.name));
         }
+        let defaults = localparams(first.text);
+        let varying: Vec<&str> = defaults
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| {
+                members.iter().any(|m| {
+                    localparams(m.text)
+                        .iter()
+                        .any(|(k, v)| k == n && Some(v) != defaults.iter().find(|d| d.0 == *n).map(|d| &d.1))
+                })
+            })
+            .collect();
         for m in members {
-            renamed.insert(m, name.clone());
+            let values = localparams(m.text);
+            let overrides: Vec<String> = varying
+                .iter()
+                .map(|n| format!(".{n}({})", values.iter().find(|(k, _)| k == n).map_or("", |(_, v)| v)))
+                .collect();
+            let overrides = if overrides.is_empty() { String::new() } else { format!("#({}) ", overrides.join(", ")) };
+            renamed.insert(m.name, (name.clone(), overrides));
         }
-        folded.push(normal.replace('\u{0}', &name));
+        let mut text = String::with_capacity(first.text.len());
+        for line in first.text.replace(first.name, &name).split_inclusive('\n') {
+            let declared = line.trim().strip_prefix("localparam ").and_then(|r| r.split_once(" = "));
+            match declared {
+                Some((n, _)) if varying.contains(&n.trim()) => {
+                    text.push_str(&line.replacen("localparam  ", "parameter  ", 1));
+                }
+                _ => text.push_str(line),
+            }
+        }
+        folded.push(text);
     }
     // Instantiations: a line whose first word is a child module's name.
     let rename_instances = |text: &str| -> String {
@@ -247,16 +300,19 @@ pub fn fold_duplicates(verilog: &str, name_of: impl Fn(&str, &str) -> String) ->
             let trimmed = line.trim_start();
             let word = trimmed.split(' ').next().unwrap_or("");
             match renamed.get(word) {
-                Some(new) if !trimmed.starts_with("module ") => {
+                Some((new, overrides)) if !trimmed.starts_with("module ") => {
                     t.push_str(&line[..line.len() - trimmed.len()]);
                     t.push_str(new);
-                    t.push_str(&trimmed[word.len()..]);
+                    t.push(' ');
+                    t.push_str(overrides);
+                    t.push_str(trimmed[word.len()..].trim_start());
                 }
                 _ => t.push_str(line),
             }
         }
         t
     };
+    let mut out = String::from(preamble);
     out.push_str(&rename_instances(top.text));
     for f in folded {
         out.push_str("\n\n");
@@ -355,6 +411,18 @@ mod tests {
         let e = fold_duplicates(v, |_, _| "same".into()).unwrap_err();
         assert!(e.contains("same"), "{e}");
         assert!(fold_duplicates("no modules", |a, _| a.into()).is_err());
+    }
+
+    #[test]
+    fn modules_differing_in_constants_fold_into_one_with_parameters() {
+        let v = "module top(a);\n    m$l1 l1(.a(a));\n    m$l2 l2(.a(a));\nendmodule // top\n\n\
+                 module m$l1(a);\n    localparam  live = 32'h1ff;\n    localparam  zero = 32'h0;\nendmodule // m$l1\n\n\
+                 module m$l2(a);\n    localparam  live = 32'hffff;\n    localparam  zero = 32'h0;\nendmodule // m$l2\n";
+        let out = fold_duplicates(v, |_, _| "node".into()).unwrap();
+        assert!(out.contains("    node #(.live(32'h1ff)) l1(.a(a));\n"), "{out}");
+        assert!(out.contains("    node #(.live(32'hffff)) l2(.a(a));\n"), "{out}");
+        assert!(out.contains("    parameter  live = 32'h1ff;\n    localparam  zero = 32'h0;\n"), "{out}");
+        assert_eq!(counts(&out).1, 2, "{out}");
     }
 
     #[test]
