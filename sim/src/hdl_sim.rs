@@ -144,17 +144,16 @@ pub const RESET_EVERY: usize = 997;
 /// `out_valid_o` is checked after every clock against a model of the valid
 /// pipeline (what each stage holds; a reset empties it).
 pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
-    #[allow(non_snake_case)]
-    let LATENCY = sim.config.latency();
+    let latency = sim.config.latency();
     // (beat, reset, the case index entering, if it must come out)
-    let mut beats: Vec<(Beat, bool)> = Vec::with_capacity(cases.len() + 2 * LATENCY);
+    let mut beats: Vec<(Beat, bool)> = Vec::with_capacity(cases.len() + 2 * latency);
     let mut entering: Vec<Option<usize>> = Vec::with_capacity(beats.capacity());
     for (i, c) in cases.iter().enumerate() {
         if i > 0 && i % RESET_EVERY == 0 {
             let junk = cases[i - 1];
-            for k in 0..2 * LATENCY {
-                let valid = k >= LATENCY;
-                beats.push((valid.then_some(junk), k == 2 * LATENCY - 1));
+            for k in 0..2 * latency {
+                let valid = k >= latency;
+                beats.push((valid.then_some(junk), k == 2 * latency - 1));
                 entering.push(None);
             }
         }
@@ -162,7 +161,7 @@ pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, Engin
         entering.push(Some(i));
     }
     let obs = sim.run_beats(&beats)?;
-    let mut pipe: Vec<Option<usize>> = vec![None; LATENCY];
+    let mut pipe: Vec<Option<usize>> = vec![None; latency];
     let mut out = Vec::with_capacity(cases.len());
     for (t, o) in obs.iter().enumerate() {
         let (reset, enter) = match beats.get(t) {
@@ -175,10 +174,10 @@ pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, Engin
             pipe.rotate_right(1);
             pipe[0] = enter;
         }
-        let want = pipe[LATENCY - 1];
+        let want = pipe[latency - 1];
         if o.valid != want.is_some() {
             return Err(EngineError(format!(
-                "hdl: out_valid_o is {} after clock {t} of a run of {} cases; want {} (latency {LATENCY})",
+                "hdl: out_valid_o is {} after clock {t} of a run of {} cases; want {} (latency {latency})",
                 o.valid as u8,
                 cases.len(),
                 want.is_some() as u8

@@ -1,7 +1,7 @@
 //! The rust-hdl unit against the golden model in rust-hdl's cycle-accurate
 //! simulation: every op on the observed vectors and 200 corner-heavy random
 //! vectors, back to back; then valid gaps and a reset mid-stream, with each
-//! result exactly LATENCY clocks after its input. A failing case leaves a
+//! result exactly the latency of its configuration after its input. A failing case leaves a
 //! VCD whose path the assertion prints.
 
 use crosslane_golden::campaign::{observed, random_cases};
@@ -71,8 +71,7 @@ family_tests! {
 #[rstest::rstest]
 fn cycle_accuracy_with_gaps_and_reset(#[values(1, 2, 3)] every: usize) {
     let config = Config { every };
-    #[allow(non_snake_case)]
-    let LATENCY = config.latency();
+    let latency = config.latency();
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let ops = Op::all();
     let mut beats: Vec<(Beat, bool)> = Vec::new();
@@ -88,11 +87,11 @@ fn cycle_accuracy_with_gaps_and_reset(#[values(1, 2, 3)] every: usize) {
     }
     let mut sim = HdlSim::with_config(false, config).unwrap();
     let obs = sim.run_beats(&beats).unwrap();
-    assert_eq!(obs.len(), beats.len() + LATENCY);
-    // The output after clock t belongs to the input of clock t + 1 - LATENCY.
+    assert_eq!(obs.len(), beats.len() + latency);
+    // The output after clock t belongs to the input of clock t + 1 - latency.
     let mut checked = 0;
     for (t, o) in obs.iter().enumerate() {
-        let src = (t + 1).checked_sub(LATENCY);
+        let src = (t + 1).checked_sub(latency);
         let expect = src.and_then(|s| {
             let (beat, _) = beats.get(s).copied()?;
             // A reset at any edge from the input's to the output's drops it.
@@ -109,7 +108,7 @@ fn cycle_accuracy_with_gaps_and_reset(#[values(1, 2, 3)] every: usize) {
                 assert_eq!(to_outcome(&c, *o), c.eval(), "clock {t}: {} vec {}", c.op.name(), c.vec);
                 checked += 1;
             }
-            None => assert!(!o.valid, "clock {t}: out_valid_o high with no input LATENCY clocks before"),
+            None => assert!(!o.valid, "clock {t}: out_valid_o high with no input latency clocks before"),
         }
     }
     assert!(checked > 300, "only {checked} results checked");
