@@ -71,14 +71,19 @@ fn verilog_header(config: Config) -> String {
     let latency = config.latency();
     let mut h = format!(
         "// {}\n\
-         // {module}: the CrossLaneReduce unit, a register after every {} tree level(s),\n\
+         // {module}: the CrossLaneReduce unit, a register after {},\n\
          // emitted by rust-hdl (crates hdl/) and post-passed (sim/src/postpass.rs).\n\
          // {}.\n\
          // Latency {latency}: an input sampled at rising edge k is on result_o / mask_o with\n\
          // out_valid_o high after rising edge k+{}; one vector per clock, every op.\n\
          // op_i = {{predicated, family[4:0], form[2:0]}}:\n",
         header_line(),
-        config.every,
+        match config.every {
+            1 => "every tree level".to_string(),
+            2 => "every second tree level".to_string(),
+            3 => "every third tree level".to_string(),
+            k => format!("every {k}th tree level"),
+        },
         describe(config),
         latency - 1
     );
