@@ -215,11 +215,11 @@ pub struct Sizes {
 
 impl Sizes {
     pub fn per_op(&self, kind: EngineKind) -> usize {
-        match kind {
-            _ if kind.runner() == Runner::Golden => self.golden,
-            _ if kind.runner() == Runner::Hdl => self.hdl,
-            _ if kind.runner() == Runner::Verilator => self.verilator,
-            _ => self.icarus,
+        match kind.runner() {
+            Runner::Golden => self.golden,
+            Runner::Hdl => self.hdl,
+            Runner::Verilator => self.verilator,
+            Runner::Icarus => self.icarus,
         }
     }
 }
