@@ -120,34 +120,26 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     localparam  low_slot = 64'h1;
     
     // Stub signals
-    reg  [511:0] in_vec_d;
-    wire  [511:0] in_vec_q;
-    reg  [63:0] in_vbool_d;
-    wire  [63:0] in_vbool_q;
     reg  [8:0] in_dec_op_i;
     wire  [16:0] in_dec_ctrl_o;
-    reg  [16:0] in_ctrl_d;
-    wire  [16:0] in_ctrl_q;
-    reg  in_valid_d;
-    wire  in_valid_q;
-    reg  [16:0] l1_ctl_ctrl_i;
-    wire  l1_ctl_b8_o;
-    wire  l1_ctl_h16_o;
-    wire  l1_ctl_w32_o;
-    wire  l1_ctl_k_sum_o;
-    wire  l1_ctl_k_max_o;
-    wire  l1_ctl_k_and_o;
-    wire  l1_ctl_k_or_o;
-    wire  l1_ctl_k_xor_o;
-    wire  l1_ctl_sext_o;
-    wire  l1_ctl_saturate_o;
-    wire  l1_ctl_extremum_o;
-    wire  l1_ctl_sflip_o;
-    wire  l1_ctl_minimum_o;
-    wire  l1_ctl_num_o;
-    wire  l1_ctl_has_mask_o;
-    wire  l1_ctl_vbool_fold_o;
-    wire  l1_ctl_predicated_o;
+    reg  [16:0] in_ctl_ctrl_i;
+    wire  in_ctl_b8_o;
+    wire  in_ctl_h16_o;
+    wire  in_ctl_w32_o;
+    wire  in_ctl_k_sum_o;
+    wire  in_ctl_k_max_o;
+    wire  in_ctl_k_and_o;
+    wire  in_ctl_k_or_o;
+    wire  in_ctl_k_xor_o;
+    wire  in_ctl_sext_o;
+    wire  in_ctl_saturate_o;
+    wire  in_ctl_extremum_o;
+    wire  in_ctl_sflip_o;
+    wire  in_ctl_minimum_o;
+    wire  in_ctl_num_o;
+    wire  in_ctl_has_mask_o;
+    wire  in_ctl_vbool_fold_o;
+    wire  in_ctl_predicated_o;
     reg  [31:0] leaf_0_win_i;
     reg  [3:0] leaf_0_vb_i;
     reg  leaf_0_b8_i;
@@ -356,6 +348,92 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  leaf_15_predicated_i;
     wire  [31:0] leaf_15_key_o;
     wire  [63:0] leaf_15_act_o;
+    reg  [31:0] in_key_0_d;
+    wire  [31:0] in_key_0_q;
+    reg  [31:0] in_key_1_d;
+    wire  [31:0] in_key_1_q;
+    reg  [31:0] in_key_2_d;
+    wire  [31:0] in_key_2_q;
+    reg  [31:0] in_key_3_d;
+    wire  [31:0] in_key_3_q;
+    reg  [31:0] in_key_4_d;
+    wire  [31:0] in_key_4_q;
+    reg  [31:0] in_key_5_d;
+    wire  [31:0] in_key_5_q;
+    reg  [31:0] in_key_6_d;
+    wire  [31:0] in_key_6_q;
+    reg  [31:0] in_key_7_d;
+    wire  [31:0] in_key_7_q;
+    reg  [31:0] in_key_8_d;
+    wire  [31:0] in_key_8_q;
+    reg  [31:0] in_key_9_d;
+    wire  [31:0] in_key_9_q;
+    reg  [31:0] in_key_10_d;
+    wire  [31:0] in_key_10_q;
+    reg  [31:0] in_key_11_d;
+    wire  [31:0] in_key_11_q;
+    reg  [31:0] in_key_12_d;
+    wire  [31:0] in_key_12_q;
+    reg  [31:0] in_key_13_d;
+    wire  [31:0] in_key_13_q;
+    reg  [31:0] in_key_14_d;
+    wire  [31:0] in_key_14_q;
+    reg  [31:0] in_key_15_d;
+    wire  [31:0] in_key_15_q;
+    reg  [63:0] in_act_0_d;
+    wire  [63:0] in_act_0_q;
+    reg  [63:0] in_act_1_d;
+    wire  [63:0] in_act_1_q;
+    reg  [63:0] in_act_2_d;
+    wire  [63:0] in_act_2_q;
+    reg  [63:0] in_act_3_d;
+    wire  [63:0] in_act_3_q;
+    reg  [63:0] in_act_4_d;
+    wire  [63:0] in_act_4_q;
+    reg  [63:0] in_act_5_d;
+    wire  [63:0] in_act_5_q;
+    reg  [63:0] in_act_6_d;
+    wire  [63:0] in_act_6_q;
+    reg  [63:0] in_act_7_d;
+    wire  [63:0] in_act_7_q;
+    reg  [63:0] in_act_8_d;
+    wire  [63:0] in_act_8_q;
+    reg  [63:0] in_act_9_d;
+    wire  [63:0] in_act_9_q;
+    reg  [63:0] in_act_10_d;
+    wire  [63:0] in_act_10_q;
+    reg  [63:0] in_act_11_d;
+    wire  [63:0] in_act_11_q;
+    reg  [63:0] in_act_12_d;
+    wire  [63:0] in_act_12_q;
+    reg  [63:0] in_act_13_d;
+    wire  [63:0] in_act_13_q;
+    reg  [63:0] in_act_14_d;
+    wire  [63:0] in_act_14_q;
+    reg  [63:0] in_act_15_d;
+    wire  [63:0] in_act_15_q;
+    reg  [16:0] in_ctrl_d;
+    wire  [16:0] in_ctrl_q;
+    reg  in_valid_d;
+    wire  in_valid_q;
+    reg  [16:0] l1_ctl_ctrl_i;
+    wire  l1_ctl_b8_o;
+    wire  l1_ctl_h16_o;
+    wire  l1_ctl_w32_o;
+    wire  l1_ctl_k_sum_o;
+    wire  l1_ctl_k_max_o;
+    wire  l1_ctl_k_and_o;
+    wire  l1_ctl_k_or_o;
+    wire  l1_ctl_k_xor_o;
+    wire  l1_ctl_sext_o;
+    wire  l1_ctl_saturate_o;
+    wire  l1_ctl_extremum_o;
+    wire  l1_ctl_sflip_o;
+    wire  l1_ctl_minimum_o;
+    wire  l1_ctl_num_o;
+    wire  l1_ctl_has_mask_o;
+    wire  l1_ctl_vbool_fold_o;
+    wire  l1_ctl_predicated_o;
     reg  [31:0] l1_0_a_i;
     reg  [31:0] l1_0_b_i;
     reg  [63:0] l1_0_ma_i;
@@ -1407,49 +1485,29 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  out_valid_q;
     
     // Sub module instances
-    crosslane_reduce_every2_reg512 in_vec(
-        .d(in_vec_d),
-        .q(in_vec_q),
-        .clock(clk_i)
-    );
-    crosslane_reduce_every2_reg64 in_vbool(
-        .d(in_vbool_d),
-        .q(in_vbool_q),
-        .clock(clk_i)
-    );
     crosslane_reduce_every2_op_decode in_dec(
         .op_i(in_dec_op_i),
         .ctrl_o(in_dec_ctrl_o)
     );
-    crosslane_reduce_every2_reg17 in_ctrl(
-        .d(in_ctrl_d),
-        .q(in_ctrl_q),
-        .clock(clk_i)
-    );
-    crosslane_reduce_every2_reg1 in_valid(
-        .d(in_valid_d),
-        .q(in_valid_q),
-        .clock(clk_i)
-    );
-    crosslane_reduce_every2_controls l1_ctl(
-        .ctrl_i(l1_ctl_ctrl_i),
-        .b8_o(l1_ctl_b8_o),
-        .h16_o(l1_ctl_h16_o),
-        .w32_o(l1_ctl_w32_o),
-        .k_sum_o(l1_ctl_k_sum_o),
-        .k_max_o(l1_ctl_k_max_o),
-        .k_and_o(l1_ctl_k_and_o),
-        .k_or_o(l1_ctl_k_or_o),
-        .k_xor_o(l1_ctl_k_xor_o),
-        .sext_o(l1_ctl_sext_o),
-        .saturate_o(l1_ctl_saturate_o),
-        .extremum_o(l1_ctl_extremum_o),
-        .sflip_o(l1_ctl_sflip_o),
-        .minimum_o(l1_ctl_minimum_o),
-        .num_o(l1_ctl_num_o),
-        .has_mask_o(l1_ctl_has_mask_o),
-        .vbool_fold_o(l1_ctl_vbool_fold_o),
-        .predicated_o(l1_ctl_predicated_o)
+    crosslane_reduce_every2_controls in_ctl(
+        .ctrl_i(in_ctl_ctrl_i),
+        .b8_o(in_ctl_b8_o),
+        .h16_o(in_ctl_h16_o),
+        .w32_o(in_ctl_w32_o),
+        .k_sum_o(in_ctl_k_sum_o),
+        .k_max_o(in_ctl_k_max_o),
+        .k_and_o(in_ctl_k_and_o),
+        .k_or_o(in_ctl_k_or_o),
+        .k_xor_o(in_ctl_k_xor_o),
+        .sext_o(in_ctl_sext_o),
+        .saturate_o(in_ctl_saturate_o),
+        .extremum_o(in_ctl_extremum_o),
+        .sflip_o(in_ctl_sflip_o),
+        .minimum_o(in_ctl_minimum_o),
+        .num_o(in_ctl_num_o),
+        .has_mask_o(in_ctl_has_mask_o),
+        .vbool_fold_o(in_ctl_vbool_fold_o),
+        .predicated_o(in_ctl_predicated_o)
     );
     crosslane_reduce_every2_leaf_key leaf_0(
         .win_i(leaf_0_win_i),
@@ -1690,6 +1748,196 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .predicated_i(leaf_15_predicated_i),
         .key_o(leaf_15_key_o),
         .act_o(leaf_15_act_o)
+    );
+    crosslane_reduce_every2_reg32 in_key_0(
+        .d(in_key_0_d),
+        .q(in_key_0_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_1(
+        .d(in_key_1_d),
+        .q(in_key_1_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_2(
+        .d(in_key_2_d),
+        .q(in_key_2_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_3(
+        .d(in_key_3_d),
+        .q(in_key_3_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_4(
+        .d(in_key_4_d),
+        .q(in_key_4_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_5(
+        .d(in_key_5_d),
+        .q(in_key_5_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_6(
+        .d(in_key_6_d),
+        .q(in_key_6_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_7(
+        .d(in_key_7_d),
+        .q(in_key_7_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_8(
+        .d(in_key_8_d),
+        .q(in_key_8_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_9(
+        .d(in_key_9_d),
+        .q(in_key_9_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_10(
+        .d(in_key_10_d),
+        .q(in_key_10_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_11(
+        .d(in_key_11_d),
+        .q(in_key_11_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_12(
+        .d(in_key_12_d),
+        .q(in_key_12_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_13(
+        .d(in_key_13_d),
+        .q(in_key_13_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_14(
+        .d(in_key_14_d),
+        .q(in_key_14_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg32 in_key_15(
+        .d(in_key_15_d),
+        .q(in_key_15_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_0(
+        .d(in_act_0_d),
+        .q(in_act_0_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_1(
+        .d(in_act_1_d),
+        .q(in_act_1_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_2(
+        .d(in_act_2_d),
+        .q(in_act_2_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_3(
+        .d(in_act_3_d),
+        .q(in_act_3_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_4(
+        .d(in_act_4_d),
+        .q(in_act_4_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_5(
+        .d(in_act_5_d),
+        .q(in_act_5_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_6(
+        .d(in_act_6_d),
+        .q(in_act_6_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_7(
+        .d(in_act_7_d),
+        .q(in_act_7_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_8(
+        .d(in_act_8_d),
+        .q(in_act_8_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_9(
+        .d(in_act_9_d),
+        .q(in_act_9_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_10(
+        .d(in_act_10_d),
+        .q(in_act_10_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_11(
+        .d(in_act_11_d),
+        .q(in_act_11_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_12(
+        .d(in_act_12_d),
+        .q(in_act_12_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_13(
+        .d(in_act_13_d),
+        .q(in_act_13_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_14(
+        .d(in_act_14_d),
+        .q(in_act_14_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg64 in_act_15(
+        .d(in_act_15_d),
+        .q(in_act_15_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg17 in_ctrl(
+        .d(in_ctrl_d),
+        .q(in_ctrl_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_reg1 in_valid(
+        .d(in_valid_d),
+        .q(in_valid_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every2_controls l1_ctl(
+        .ctrl_i(l1_ctl_ctrl_i),
+        .b8_o(l1_ctl_b8_o),
+        .h16_o(l1_ctl_h16_o),
+        .w32_o(l1_ctl_w32_o),
+        .k_sum_o(l1_ctl_k_sum_o),
+        .k_max_o(l1_ctl_k_max_o),
+        .k_and_o(l1_ctl_k_and_o),
+        .k_or_o(l1_ctl_k_or_o),
+        .k_xor_o(l1_ctl_k_xor_o),
+        .sext_o(l1_ctl_sext_o),
+        .saturate_o(l1_ctl_saturate_o),
+        .extremum_o(l1_ctl_extremum_o),
+        .sflip_o(l1_ctl_sflip_o),
+        .minimum_o(l1_ctl_minimum_o),
+        .num_o(l1_ctl_num_o),
+        .has_mask_o(l1_ctl_has_mask_o),
+        .vbool_fold_o(l1_ctl_vbool_fold_o),
+        .predicated_o(l1_ctl_predicated_o)
     );
     crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
         .a_i(l1_0_a_i),
@@ -3092,31 +3340,227 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     
     // Update code
     always @(*) begin
-        in_vec_d = vec_i;
-        in_vbool_d = vbool_i;
         in_dec_op_i = op_i;
+        in_ctl_ctrl_i = in_dec_ctrl_o;
         in_ctrl_d = in_dec_ctrl_o;
         in_valid_d = in_valid_i & rst_ni;
+        leaf_0_win_i = vec_i[(32'h20 * 0)+:(32)];
+        leaf_0_vb_i = vbool_i[(32'h4 * 0)+:(4)];
+        leaf_0_b8_i = in_ctl_b8_o;
+        leaf_0_w32_i = in_ctl_w32_o;
+        leaf_0_k_and_i = in_ctl_k_and_o;
+        leaf_0_sext_i = in_ctl_sext_o;
+        leaf_0_sflip_i = in_ctl_sflip_o;
+        leaf_0_minimum_i = in_ctl_minimum_o;
+        leaf_0_num_i = in_ctl_num_o;
+        leaf_0_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_0_predicated_i = in_ctl_predicated_o;
+        in_key_0_d = leaf_0_key_o;
+        in_act_0_d = leaf_0_act_o;
+        leaf_1_win_i = vec_i[(32'h20 * 1)+:(32)];
+        leaf_1_vb_i = vbool_i[(32'h4 * 1)+:(4)];
+        leaf_1_b8_i = in_ctl_b8_o;
+        leaf_1_w32_i = in_ctl_w32_o;
+        leaf_1_k_and_i = in_ctl_k_and_o;
+        leaf_1_sext_i = in_ctl_sext_o;
+        leaf_1_sflip_i = in_ctl_sflip_o;
+        leaf_1_minimum_i = in_ctl_minimum_o;
+        leaf_1_num_i = in_ctl_num_o;
+        leaf_1_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_1_predicated_i = in_ctl_predicated_o;
+        in_key_1_d = leaf_1_key_o;
+        in_act_1_d = leaf_1_act_o;
+        leaf_2_win_i = vec_i[(32'h20 * 2)+:(32)];
+        leaf_2_vb_i = vbool_i[(32'h4 * 2)+:(4)];
+        leaf_2_b8_i = in_ctl_b8_o;
+        leaf_2_w32_i = in_ctl_w32_o;
+        leaf_2_k_and_i = in_ctl_k_and_o;
+        leaf_2_sext_i = in_ctl_sext_o;
+        leaf_2_sflip_i = in_ctl_sflip_o;
+        leaf_2_minimum_i = in_ctl_minimum_o;
+        leaf_2_num_i = in_ctl_num_o;
+        leaf_2_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_2_predicated_i = in_ctl_predicated_o;
+        in_key_2_d = leaf_2_key_o;
+        in_act_2_d = leaf_2_act_o;
+        leaf_3_win_i = vec_i[(32'h20 * 3)+:(32)];
+        leaf_3_vb_i = vbool_i[(32'h4 * 3)+:(4)];
+        leaf_3_b8_i = in_ctl_b8_o;
+        leaf_3_w32_i = in_ctl_w32_o;
+        leaf_3_k_and_i = in_ctl_k_and_o;
+        leaf_3_sext_i = in_ctl_sext_o;
+        leaf_3_sflip_i = in_ctl_sflip_o;
+        leaf_3_minimum_i = in_ctl_minimum_o;
+        leaf_3_num_i = in_ctl_num_o;
+        leaf_3_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_3_predicated_i = in_ctl_predicated_o;
+        in_key_3_d = leaf_3_key_o;
+        in_act_3_d = leaf_3_act_o;
+        leaf_4_win_i = vec_i[(32'h20 * 4)+:(32)];
+        leaf_4_vb_i = vbool_i[(32'h4 * 4)+:(4)];
+        leaf_4_b8_i = in_ctl_b8_o;
+        leaf_4_w32_i = in_ctl_w32_o;
+        leaf_4_k_and_i = in_ctl_k_and_o;
+        leaf_4_sext_i = in_ctl_sext_o;
+        leaf_4_sflip_i = in_ctl_sflip_o;
+        leaf_4_minimum_i = in_ctl_minimum_o;
+        leaf_4_num_i = in_ctl_num_o;
+        leaf_4_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_4_predicated_i = in_ctl_predicated_o;
+        in_key_4_d = leaf_4_key_o;
+        in_act_4_d = leaf_4_act_o;
+        leaf_5_win_i = vec_i[(32'h20 * 5)+:(32)];
+        leaf_5_vb_i = vbool_i[(32'h4 * 5)+:(4)];
+        leaf_5_b8_i = in_ctl_b8_o;
+        leaf_5_w32_i = in_ctl_w32_o;
+        leaf_5_k_and_i = in_ctl_k_and_o;
+        leaf_5_sext_i = in_ctl_sext_o;
+        leaf_5_sflip_i = in_ctl_sflip_o;
+        leaf_5_minimum_i = in_ctl_minimum_o;
+        leaf_5_num_i = in_ctl_num_o;
+        leaf_5_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_5_predicated_i = in_ctl_predicated_o;
+        in_key_5_d = leaf_5_key_o;
+        in_act_5_d = leaf_5_act_o;
+        leaf_6_win_i = vec_i[(32'h20 * 6)+:(32)];
+        leaf_6_vb_i = vbool_i[(32'h4 * 6)+:(4)];
+        leaf_6_b8_i = in_ctl_b8_o;
+        leaf_6_w32_i = in_ctl_w32_o;
+        leaf_6_k_and_i = in_ctl_k_and_o;
+        leaf_6_sext_i = in_ctl_sext_o;
+        leaf_6_sflip_i = in_ctl_sflip_o;
+        leaf_6_minimum_i = in_ctl_minimum_o;
+        leaf_6_num_i = in_ctl_num_o;
+        leaf_6_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_6_predicated_i = in_ctl_predicated_o;
+        in_key_6_d = leaf_6_key_o;
+        in_act_6_d = leaf_6_act_o;
+        leaf_7_win_i = vec_i[(32'h20 * 7)+:(32)];
+        leaf_7_vb_i = vbool_i[(32'h4 * 7)+:(4)];
+        leaf_7_b8_i = in_ctl_b8_o;
+        leaf_7_w32_i = in_ctl_w32_o;
+        leaf_7_k_and_i = in_ctl_k_and_o;
+        leaf_7_sext_i = in_ctl_sext_o;
+        leaf_7_sflip_i = in_ctl_sflip_o;
+        leaf_7_minimum_i = in_ctl_minimum_o;
+        leaf_7_num_i = in_ctl_num_o;
+        leaf_7_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_7_predicated_i = in_ctl_predicated_o;
+        in_key_7_d = leaf_7_key_o;
+        in_act_7_d = leaf_7_act_o;
+        leaf_8_win_i = vec_i[(32'h20 * 8)+:(32)];
+        leaf_8_vb_i = vbool_i[(32'h4 * 8)+:(4)];
+        leaf_8_b8_i = in_ctl_b8_o;
+        leaf_8_w32_i = in_ctl_w32_o;
+        leaf_8_k_and_i = in_ctl_k_and_o;
+        leaf_8_sext_i = in_ctl_sext_o;
+        leaf_8_sflip_i = in_ctl_sflip_o;
+        leaf_8_minimum_i = in_ctl_minimum_o;
+        leaf_8_num_i = in_ctl_num_o;
+        leaf_8_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_8_predicated_i = in_ctl_predicated_o;
+        in_key_8_d = leaf_8_key_o;
+        in_act_8_d = leaf_8_act_o;
+        leaf_9_win_i = vec_i[(32'h20 * 9)+:(32)];
+        leaf_9_vb_i = vbool_i[(32'h4 * 9)+:(4)];
+        leaf_9_b8_i = in_ctl_b8_o;
+        leaf_9_w32_i = in_ctl_w32_o;
+        leaf_9_k_and_i = in_ctl_k_and_o;
+        leaf_9_sext_i = in_ctl_sext_o;
+        leaf_9_sflip_i = in_ctl_sflip_o;
+        leaf_9_minimum_i = in_ctl_minimum_o;
+        leaf_9_num_i = in_ctl_num_o;
+        leaf_9_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_9_predicated_i = in_ctl_predicated_o;
+        in_key_9_d = leaf_9_key_o;
+        in_act_9_d = leaf_9_act_o;
+        leaf_10_win_i = vec_i[(32'h20 * 10)+:(32)];
+        leaf_10_vb_i = vbool_i[(32'h4 * 10)+:(4)];
+        leaf_10_b8_i = in_ctl_b8_o;
+        leaf_10_w32_i = in_ctl_w32_o;
+        leaf_10_k_and_i = in_ctl_k_and_o;
+        leaf_10_sext_i = in_ctl_sext_o;
+        leaf_10_sflip_i = in_ctl_sflip_o;
+        leaf_10_minimum_i = in_ctl_minimum_o;
+        leaf_10_num_i = in_ctl_num_o;
+        leaf_10_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_10_predicated_i = in_ctl_predicated_o;
+        in_key_10_d = leaf_10_key_o;
+        in_act_10_d = leaf_10_act_o;
+        leaf_11_win_i = vec_i[(32'h20 * 11)+:(32)];
+        leaf_11_vb_i = vbool_i[(32'h4 * 11)+:(4)];
+        leaf_11_b8_i = in_ctl_b8_o;
+        leaf_11_w32_i = in_ctl_w32_o;
+        leaf_11_k_and_i = in_ctl_k_and_o;
+        leaf_11_sext_i = in_ctl_sext_o;
+        leaf_11_sflip_i = in_ctl_sflip_o;
+        leaf_11_minimum_i = in_ctl_minimum_o;
+        leaf_11_num_i = in_ctl_num_o;
+        leaf_11_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_11_predicated_i = in_ctl_predicated_o;
+        in_key_11_d = leaf_11_key_o;
+        in_act_11_d = leaf_11_act_o;
+        leaf_12_win_i = vec_i[(32'h20 * 12)+:(32)];
+        leaf_12_vb_i = vbool_i[(32'h4 * 12)+:(4)];
+        leaf_12_b8_i = in_ctl_b8_o;
+        leaf_12_w32_i = in_ctl_w32_o;
+        leaf_12_k_and_i = in_ctl_k_and_o;
+        leaf_12_sext_i = in_ctl_sext_o;
+        leaf_12_sflip_i = in_ctl_sflip_o;
+        leaf_12_minimum_i = in_ctl_minimum_o;
+        leaf_12_num_i = in_ctl_num_o;
+        leaf_12_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_12_predicated_i = in_ctl_predicated_o;
+        in_key_12_d = leaf_12_key_o;
+        in_act_12_d = leaf_12_act_o;
+        leaf_13_win_i = vec_i[(32'h20 * 13)+:(32)];
+        leaf_13_vb_i = vbool_i[(32'h4 * 13)+:(4)];
+        leaf_13_b8_i = in_ctl_b8_o;
+        leaf_13_w32_i = in_ctl_w32_o;
+        leaf_13_k_and_i = in_ctl_k_and_o;
+        leaf_13_sext_i = in_ctl_sext_o;
+        leaf_13_sflip_i = in_ctl_sflip_o;
+        leaf_13_minimum_i = in_ctl_minimum_o;
+        leaf_13_num_i = in_ctl_num_o;
+        leaf_13_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_13_predicated_i = in_ctl_predicated_o;
+        in_key_13_d = leaf_13_key_o;
+        in_act_13_d = leaf_13_act_o;
+        leaf_14_win_i = vec_i[(32'h20 * 14)+:(32)];
+        leaf_14_vb_i = vbool_i[(32'h4 * 14)+:(4)];
+        leaf_14_b8_i = in_ctl_b8_o;
+        leaf_14_w32_i = in_ctl_w32_o;
+        leaf_14_k_and_i = in_ctl_k_and_o;
+        leaf_14_sext_i = in_ctl_sext_o;
+        leaf_14_sflip_i = in_ctl_sflip_o;
+        leaf_14_minimum_i = in_ctl_minimum_o;
+        leaf_14_num_i = in_ctl_num_o;
+        leaf_14_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_14_predicated_i = in_ctl_predicated_o;
+        in_key_14_d = leaf_14_key_o;
+        in_act_14_d = leaf_14_act_o;
+        leaf_15_win_i = vec_i[(32'h20 * 15)+:(32)];
+        leaf_15_vb_i = vbool_i[(32'h4 * 15)+:(4)];
+        leaf_15_b8_i = in_ctl_b8_o;
+        leaf_15_w32_i = in_ctl_w32_o;
+        leaf_15_k_and_i = in_ctl_k_and_o;
+        leaf_15_sext_i = in_ctl_sext_o;
+        leaf_15_sflip_i = in_ctl_sflip_o;
+        leaf_15_minimum_i = in_ctl_minimum_o;
+        leaf_15_num_i = in_ctl_num_o;
+        leaf_15_vbool_fold_i = in_ctl_vbool_fold_o;
+        leaf_15_predicated_i = in_ctl_predicated_o;
+        in_key_15_d = leaf_15_key_o;
+        in_act_15_d = leaf_15_act_o;
         l1_ctl_ctrl_i = in_ctrl_q;
-        leaf_0_win_i = in_vec_q[(32'h20 * 0)+:(32)];
-        leaf_0_vb_i = in_vbool_q[(32'h4 * 0)+:(4)];
-        leaf_0_b8_i = l1_ctl_b8_o;
-        leaf_0_w32_i = l1_ctl_w32_o;
-        leaf_0_k_and_i = l1_ctl_k_and_o;
-        leaf_0_sext_i = l1_ctl_sext_o;
-        leaf_0_sflip_i = l1_ctl_sflip_o;
-        leaf_0_minimum_i = l1_ctl_minimum_o;
-        leaf_0_num_i = l1_ctl_num_o;
-        leaf_0_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_0_predicated_i = l1_ctl_predicated_o;
-        l1_0_a_i = leaf_0_key_o & low_byte;
-        l1_0_b_i = (leaf_0_key_o >> 32'h8) & low_byte;
-        l1_1_a_i = (leaf_0_key_o >> 32'h10) & low_byte;
-        l1_1_b_i = (leaf_0_key_o >> 32'h18) & low_byte;
-        l1_0_ma_i = leaf_0_act_o & low_slot;
-        l1_0_mb_i = (leaf_0_act_o >> 32'h1) & low_slot;
-        l1_1_ma_i = (leaf_0_act_o >> 32'h2) & low_slot;
-        l1_1_mb_i = (leaf_0_act_o >> 32'h3) & low_slot;
+        l1_0_a_i = in_key_0_q & low_byte;
+        l1_0_b_i = (in_key_0_q >> 32'h8) & low_byte;
+        l1_1_a_i = (in_key_0_q >> 32'h10) & low_byte;
+        l1_1_b_i = (in_key_0_q >> 32'h18) & low_byte;
+        l1_0_ma_i = in_act_0_q & low_slot;
+        l1_0_mb_i = (in_act_0_q >> 32'h1) & low_slot;
+        l1_1_ma_i = (in_act_0_q >> 32'h2) & low_slot;
+        l1_1_mb_i = (in_act_0_q >> 32'h3) & low_slot;
         l2_0_a_i = l1_0_val_o;
         l2_0_b_i = l1_1_val_o;
         l2_0_ma_i = l1_0_mask_o;
@@ -3130,25 +3574,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_0_k_xor_i = l1_ctl_k_xor_o;
         s2_val_0_d = l2_0_val_o;
         s2_mask_0_d = l2_0_mask_o;
-        leaf_1_win_i = in_vec_q[(32'h20 * 1)+:(32)];
-        leaf_1_vb_i = in_vbool_q[(32'h4 * 1)+:(4)];
-        leaf_1_b8_i = l1_ctl_b8_o;
-        leaf_1_w32_i = l1_ctl_w32_o;
-        leaf_1_k_and_i = l1_ctl_k_and_o;
-        leaf_1_sext_i = l1_ctl_sext_o;
-        leaf_1_sflip_i = l1_ctl_sflip_o;
-        leaf_1_minimum_i = l1_ctl_minimum_o;
-        leaf_1_num_i = l1_ctl_num_o;
-        leaf_1_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_1_predicated_i = l1_ctl_predicated_o;
-        l1_2_a_i = leaf_1_key_o & low_byte;
-        l1_2_b_i = (leaf_1_key_o >> 32'h8) & low_byte;
-        l1_3_a_i = (leaf_1_key_o >> 32'h10) & low_byte;
-        l1_3_b_i = (leaf_1_key_o >> 32'h18) & low_byte;
-        l1_2_ma_i = leaf_1_act_o & low_slot;
-        l1_2_mb_i = (leaf_1_act_o >> 32'h1) & low_slot;
-        l1_3_ma_i = (leaf_1_act_o >> 32'h2) & low_slot;
-        l1_3_mb_i = (leaf_1_act_o >> 32'h3) & low_slot;
+        l1_2_a_i = in_key_1_q & low_byte;
+        l1_2_b_i = (in_key_1_q >> 32'h8) & low_byte;
+        l1_3_a_i = (in_key_1_q >> 32'h10) & low_byte;
+        l1_3_b_i = (in_key_1_q >> 32'h18) & low_byte;
+        l1_2_ma_i = in_act_1_q & low_slot;
+        l1_2_mb_i = (in_act_1_q >> 32'h1) & low_slot;
+        l1_3_ma_i = (in_act_1_q >> 32'h2) & low_slot;
+        l1_3_mb_i = (in_act_1_q >> 32'h3) & low_slot;
         l2_1_a_i = l1_2_val_o;
         l2_1_b_i = l1_3_val_o;
         l2_1_ma_i = l1_2_mask_o;
@@ -3162,25 +3595,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_1_k_xor_i = l1_ctl_k_xor_o;
         s2_val_1_d = l2_1_val_o;
         s2_mask_1_d = l2_1_mask_o;
-        leaf_2_win_i = in_vec_q[(32'h20 * 2)+:(32)];
-        leaf_2_vb_i = in_vbool_q[(32'h4 * 2)+:(4)];
-        leaf_2_b8_i = l1_ctl_b8_o;
-        leaf_2_w32_i = l1_ctl_w32_o;
-        leaf_2_k_and_i = l1_ctl_k_and_o;
-        leaf_2_sext_i = l1_ctl_sext_o;
-        leaf_2_sflip_i = l1_ctl_sflip_o;
-        leaf_2_minimum_i = l1_ctl_minimum_o;
-        leaf_2_num_i = l1_ctl_num_o;
-        leaf_2_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_2_predicated_i = l1_ctl_predicated_o;
-        l1_4_a_i = leaf_2_key_o & low_byte;
-        l1_4_b_i = (leaf_2_key_o >> 32'h8) & low_byte;
-        l1_5_a_i = (leaf_2_key_o >> 32'h10) & low_byte;
-        l1_5_b_i = (leaf_2_key_o >> 32'h18) & low_byte;
-        l1_4_ma_i = leaf_2_act_o & low_slot;
-        l1_4_mb_i = (leaf_2_act_o >> 32'h1) & low_slot;
-        l1_5_ma_i = (leaf_2_act_o >> 32'h2) & low_slot;
-        l1_5_mb_i = (leaf_2_act_o >> 32'h3) & low_slot;
+        l1_4_a_i = in_key_2_q & low_byte;
+        l1_4_b_i = (in_key_2_q >> 32'h8) & low_byte;
+        l1_5_a_i = (in_key_2_q >> 32'h10) & low_byte;
+        l1_5_b_i = (in_key_2_q >> 32'h18) & low_byte;
+        l1_4_ma_i = in_act_2_q & low_slot;
+        l1_4_mb_i = (in_act_2_q >> 32'h1) & low_slot;
+        l1_5_ma_i = (in_act_2_q >> 32'h2) & low_slot;
+        l1_5_mb_i = (in_act_2_q >> 32'h3) & low_slot;
         l2_2_a_i = l1_4_val_o;
         l2_2_b_i = l1_5_val_o;
         l2_2_ma_i = l1_4_mask_o;
@@ -3194,25 +3616,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_2_k_xor_i = l1_ctl_k_xor_o;
         s2_val_2_d = l2_2_val_o;
         s2_mask_2_d = l2_2_mask_o;
-        leaf_3_win_i = in_vec_q[(32'h20 * 3)+:(32)];
-        leaf_3_vb_i = in_vbool_q[(32'h4 * 3)+:(4)];
-        leaf_3_b8_i = l1_ctl_b8_o;
-        leaf_3_w32_i = l1_ctl_w32_o;
-        leaf_3_k_and_i = l1_ctl_k_and_o;
-        leaf_3_sext_i = l1_ctl_sext_o;
-        leaf_3_sflip_i = l1_ctl_sflip_o;
-        leaf_3_minimum_i = l1_ctl_minimum_o;
-        leaf_3_num_i = l1_ctl_num_o;
-        leaf_3_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_3_predicated_i = l1_ctl_predicated_o;
-        l1_6_a_i = leaf_3_key_o & low_byte;
-        l1_6_b_i = (leaf_3_key_o >> 32'h8) & low_byte;
-        l1_7_a_i = (leaf_3_key_o >> 32'h10) & low_byte;
-        l1_7_b_i = (leaf_3_key_o >> 32'h18) & low_byte;
-        l1_6_ma_i = leaf_3_act_o & low_slot;
-        l1_6_mb_i = (leaf_3_act_o >> 32'h1) & low_slot;
-        l1_7_ma_i = (leaf_3_act_o >> 32'h2) & low_slot;
-        l1_7_mb_i = (leaf_3_act_o >> 32'h3) & low_slot;
+        l1_6_a_i = in_key_3_q & low_byte;
+        l1_6_b_i = (in_key_3_q >> 32'h8) & low_byte;
+        l1_7_a_i = (in_key_3_q >> 32'h10) & low_byte;
+        l1_7_b_i = (in_key_3_q >> 32'h18) & low_byte;
+        l1_6_ma_i = in_act_3_q & low_slot;
+        l1_6_mb_i = (in_act_3_q >> 32'h1) & low_slot;
+        l1_7_ma_i = (in_act_3_q >> 32'h2) & low_slot;
+        l1_7_mb_i = (in_act_3_q >> 32'h3) & low_slot;
         l2_3_a_i = l1_6_val_o;
         l2_3_b_i = l1_7_val_o;
         l2_3_ma_i = l1_6_mask_o;
@@ -3226,25 +3637,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_3_k_xor_i = l1_ctl_k_xor_o;
         s2_val_3_d = l2_3_val_o;
         s2_mask_3_d = l2_3_mask_o;
-        leaf_4_win_i = in_vec_q[(32'h20 * 4)+:(32)];
-        leaf_4_vb_i = in_vbool_q[(32'h4 * 4)+:(4)];
-        leaf_4_b8_i = l1_ctl_b8_o;
-        leaf_4_w32_i = l1_ctl_w32_o;
-        leaf_4_k_and_i = l1_ctl_k_and_o;
-        leaf_4_sext_i = l1_ctl_sext_o;
-        leaf_4_sflip_i = l1_ctl_sflip_o;
-        leaf_4_minimum_i = l1_ctl_minimum_o;
-        leaf_4_num_i = l1_ctl_num_o;
-        leaf_4_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_4_predicated_i = l1_ctl_predicated_o;
-        l1_8_a_i = leaf_4_key_o & low_byte;
-        l1_8_b_i = (leaf_4_key_o >> 32'h8) & low_byte;
-        l1_9_a_i = (leaf_4_key_o >> 32'h10) & low_byte;
-        l1_9_b_i = (leaf_4_key_o >> 32'h18) & low_byte;
-        l1_8_ma_i = leaf_4_act_o & low_slot;
-        l1_8_mb_i = (leaf_4_act_o >> 32'h1) & low_slot;
-        l1_9_ma_i = (leaf_4_act_o >> 32'h2) & low_slot;
-        l1_9_mb_i = (leaf_4_act_o >> 32'h3) & low_slot;
+        l1_8_a_i = in_key_4_q & low_byte;
+        l1_8_b_i = (in_key_4_q >> 32'h8) & low_byte;
+        l1_9_a_i = (in_key_4_q >> 32'h10) & low_byte;
+        l1_9_b_i = (in_key_4_q >> 32'h18) & low_byte;
+        l1_8_ma_i = in_act_4_q & low_slot;
+        l1_8_mb_i = (in_act_4_q >> 32'h1) & low_slot;
+        l1_9_ma_i = (in_act_4_q >> 32'h2) & low_slot;
+        l1_9_mb_i = (in_act_4_q >> 32'h3) & low_slot;
         l2_4_a_i = l1_8_val_o;
         l2_4_b_i = l1_9_val_o;
         l2_4_ma_i = l1_8_mask_o;
@@ -3258,25 +3658,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_4_k_xor_i = l1_ctl_k_xor_o;
         s2_val_4_d = l2_4_val_o;
         s2_mask_4_d = l2_4_mask_o;
-        leaf_5_win_i = in_vec_q[(32'h20 * 5)+:(32)];
-        leaf_5_vb_i = in_vbool_q[(32'h4 * 5)+:(4)];
-        leaf_5_b8_i = l1_ctl_b8_o;
-        leaf_5_w32_i = l1_ctl_w32_o;
-        leaf_5_k_and_i = l1_ctl_k_and_o;
-        leaf_5_sext_i = l1_ctl_sext_o;
-        leaf_5_sflip_i = l1_ctl_sflip_o;
-        leaf_5_minimum_i = l1_ctl_minimum_o;
-        leaf_5_num_i = l1_ctl_num_o;
-        leaf_5_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_5_predicated_i = l1_ctl_predicated_o;
-        l1_10_a_i = leaf_5_key_o & low_byte;
-        l1_10_b_i = (leaf_5_key_o >> 32'h8) & low_byte;
-        l1_11_a_i = (leaf_5_key_o >> 32'h10) & low_byte;
-        l1_11_b_i = (leaf_5_key_o >> 32'h18) & low_byte;
-        l1_10_ma_i = leaf_5_act_o & low_slot;
-        l1_10_mb_i = (leaf_5_act_o >> 32'h1) & low_slot;
-        l1_11_ma_i = (leaf_5_act_o >> 32'h2) & low_slot;
-        l1_11_mb_i = (leaf_5_act_o >> 32'h3) & low_slot;
+        l1_10_a_i = in_key_5_q & low_byte;
+        l1_10_b_i = (in_key_5_q >> 32'h8) & low_byte;
+        l1_11_a_i = (in_key_5_q >> 32'h10) & low_byte;
+        l1_11_b_i = (in_key_5_q >> 32'h18) & low_byte;
+        l1_10_ma_i = in_act_5_q & low_slot;
+        l1_10_mb_i = (in_act_5_q >> 32'h1) & low_slot;
+        l1_11_ma_i = (in_act_5_q >> 32'h2) & low_slot;
+        l1_11_mb_i = (in_act_5_q >> 32'h3) & low_slot;
         l2_5_a_i = l1_10_val_o;
         l2_5_b_i = l1_11_val_o;
         l2_5_ma_i = l1_10_mask_o;
@@ -3290,25 +3679,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_5_k_xor_i = l1_ctl_k_xor_o;
         s2_val_5_d = l2_5_val_o;
         s2_mask_5_d = l2_5_mask_o;
-        leaf_6_win_i = in_vec_q[(32'h20 * 6)+:(32)];
-        leaf_6_vb_i = in_vbool_q[(32'h4 * 6)+:(4)];
-        leaf_6_b8_i = l1_ctl_b8_o;
-        leaf_6_w32_i = l1_ctl_w32_o;
-        leaf_6_k_and_i = l1_ctl_k_and_o;
-        leaf_6_sext_i = l1_ctl_sext_o;
-        leaf_6_sflip_i = l1_ctl_sflip_o;
-        leaf_6_minimum_i = l1_ctl_minimum_o;
-        leaf_6_num_i = l1_ctl_num_o;
-        leaf_6_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_6_predicated_i = l1_ctl_predicated_o;
-        l1_12_a_i = leaf_6_key_o & low_byte;
-        l1_12_b_i = (leaf_6_key_o >> 32'h8) & low_byte;
-        l1_13_a_i = (leaf_6_key_o >> 32'h10) & low_byte;
-        l1_13_b_i = (leaf_6_key_o >> 32'h18) & low_byte;
-        l1_12_ma_i = leaf_6_act_o & low_slot;
-        l1_12_mb_i = (leaf_6_act_o >> 32'h1) & low_slot;
-        l1_13_ma_i = (leaf_6_act_o >> 32'h2) & low_slot;
-        l1_13_mb_i = (leaf_6_act_o >> 32'h3) & low_slot;
+        l1_12_a_i = in_key_6_q & low_byte;
+        l1_12_b_i = (in_key_6_q >> 32'h8) & low_byte;
+        l1_13_a_i = (in_key_6_q >> 32'h10) & low_byte;
+        l1_13_b_i = (in_key_6_q >> 32'h18) & low_byte;
+        l1_12_ma_i = in_act_6_q & low_slot;
+        l1_12_mb_i = (in_act_6_q >> 32'h1) & low_slot;
+        l1_13_ma_i = (in_act_6_q >> 32'h2) & low_slot;
+        l1_13_mb_i = (in_act_6_q >> 32'h3) & low_slot;
         l2_6_a_i = l1_12_val_o;
         l2_6_b_i = l1_13_val_o;
         l2_6_ma_i = l1_12_mask_o;
@@ -3322,25 +3700,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_6_k_xor_i = l1_ctl_k_xor_o;
         s2_val_6_d = l2_6_val_o;
         s2_mask_6_d = l2_6_mask_o;
-        leaf_7_win_i = in_vec_q[(32'h20 * 7)+:(32)];
-        leaf_7_vb_i = in_vbool_q[(32'h4 * 7)+:(4)];
-        leaf_7_b8_i = l1_ctl_b8_o;
-        leaf_7_w32_i = l1_ctl_w32_o;
-        leaf_7_k_and_i = l1_ctl_k_and_o;
-        leaf_7_sext_i = l1_ctl_sext_o;
-        leaf_7_sflip_i = l1_ctl_sflip_o;
-        leaf_7_minimum_i = l1_ctl_minimum_o;
-        leaf_7_num_i = l1_ctl_num_o;
-        leaf_7_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_7_predicated_i = l1_ctl_predicated_o;
-        l1_14_a_i = leaf_7_key_o & low_byte;
-        l1_14_b_i = (leaf_7_key_o >> 32'h8) & low_byte;
-        l1_15_a_i = (leaf_7_key_o >> 32'h10) & low_byte;
-        l1_15_b_i = (leaf_7_key_o >> 32'h18) & low_byte;
-        l1_14_ma_i = leaf_7_act_o & low_slot;
-        l1_14_mb_i = (leaf_7_act_o >> 32'h1) & low_slot;
-        l1_15_ma_i = (leaf_7_act_o >> 32'h2) & low_slot;
-        l1_15_mb_i = (leaf_7_act_o >> 32'h3) & low_slot;
+        l1_14_a_i = in_key_7_q & low_byte;
+        l1_14_b_i = (in_key_7_q >> 32'h8) & low_byte;
+        l1_15_a_i = (in_key_7_q >> 32'h10) & low_byte;
+        l1_15_b_i = (in_key_7_q >> 32'h18) & low_byte;
+        l1_14_ma_i = in_act_7_q & low_slot;
+        l1_14_mb_i = (in_act_7_q >> 32'h1) & low_slot;
+        l1_15_ma_i = (in_act_7_q >> 32'h2) & low_slot;
+        l1_15_mb_i = (in_act_7_q >> 32'h3) & low_slot;
         l2_7_a_i = l1_14_val_o;
         l2_7_b_i = l1_15_val_o;
         l2_7_ma_i = l1_14_mask_o;
@@ -3354,25 +3721,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_7_k_xor_i = l1_ctl_k_xor_o;
         s2_val_7_d = l2_7_val_o;
         s2_mask_7_d = l2_7_mask_o;
-        leaf_8_win_i = in_vec_q[(32'h20 * 8)+:(32)];
-        leaf_8_vb_i = in_vbool_q[(32'h4 * 8)+:(4)];
-        leaf_8_b8_i = l1_ctl_b8_o;
-        leaf_8_w32_i = l1_ctl_w32_o;
-        leaf_8_k_and_i = l1_ctl_k_and_o;
-        leaf_8_sext_i = l1_ctl_sext_o;
-        leaf_8_sflip_i = l1_ctl_sflip_o;
-        leaf_8_minimum_i = l1_ctl_minimum_o;
-        leaf_8_num_i = l1_ctl_num_o;
-        leaf_8_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_8_predicated_i = l1_ctl_predicated_o;
-        l1_16_a_i = leaf_8_key_o & low_byte;
-        l1_16_b_i = (leaf_8_key_o >> 32'h8) & low_byte;
-        l1_17_a_i = (leaf_8_key_o >> 32'h10) & low_byte;
-        l1_17_b_i = (leaf_8_key_o >> 32'h18) & low_byte;
-        l1_16_ma_i = leaf_8_act_o & low_slot;
-        l1_16_mb_i = (leaf_8_act_o >> 32'h1) & low_slot;
-        l1_17_ma_i = (leaf_8_act_o >> 32'h2) & low_slot;
-        l1_17_mb_i = (leaf_8_act_o >> 32'h3) & low_slot;
+        l1_16_a_i = in_key_8_q & low_byte;
+        l1_16_b_i = (in_key_8_q >> 32'h8) & low_byte;
+        l1_17_a_i = (in_key_8_q >> 32'h10) & low_byte;
+        l1_17_b_i = (in_key_8_q >> 32'h18) & low_byte;
+        l1_16_ma_i = in_act_8_q & low_slot;
+        l1_16_mb_i = (in_act_8_q >> 32'h1) & low_slot;
+        l1_17_ma_i = (in_act_8_q >> 32'h2) & low_slot;
+        l1_17_mb_i = (in_act_8_q >> 32'h3) & low_slot;
         l2_8_a_i = l1_16_val_o;
         l2_8_b_i = l1_17_val_o;
         l2_8_ma_i = l1_16_mask_o;
@@ -3386,25 +3742,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_8_k_xor_i = l1_ctl_k_xor_o;
         s2_val_8_d = l2_8_val_o;
         s2_mask_8_d = l2_8_mask_o;
-        leaf_9_win_i = in_vec_q[(32'h20 * 9)+:(32)];
-        leaf_9_vb_i = in_vbool_q[(32'h4 * 9)+:(4)];
-        leaf_9_b8_i = l1_ctl_b8_o;
-        leaf_9_w32_i = l1_ctl_w32_o;
-        leaf_9_k_and_i = l1_ctl_k_and_o;
-        leaf_9_sext_i = l1_ctl_sext_o;
-        leaf_9_sflip_i = l1_ctl_sflip_o;
-        leaf_9_minimum_i = l1_ctl_minimum_o;
-        leaf_9_num_i = l1_ctl_num_o;
-        leaf_9_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_9_predicated_i = l1_ctl_predicated_o;
-        l1_18_a_i = leaf_9_key_o & low_byte;
-        l1_18_b_i = (leaf_9_key_o >> 32'h8) & low_byte;
-        l1_19_a_i = (leaf_9_key_o >> 32'h10) & low_byte;
-        l1_19_b_i = (leaf_9_key_o >> 32'h18) & low_byte;
-        l1_18_ma_i = leaf_9_act_o & low_slot;
-        l1_18_mb_i = (leaf_9_act_o >> 32'h1) & low_slot;
-        l1_19_ma_i = (leaf_9_act_o >> 32'h2) & low_slot;
-        l1_19_mb_i = (leaf_9_act_o >> 32'h3) & low_slot;
+        l1_18_a_i = in_key_9_q & low_byte;
+        l1_18_b_i = (in_key_9_q >> 32'h8) & low_byte;
+        l1_19_a_i = (in_key_9_q >> 32'h10) & low_byte;
+        l1_19_b_i = (in_key_9_q >> 32'h18) & low_byte;
+        l1_18_ma_i = in_act_9_q & low_slot;
+        l1_18_mb_i = (in_act_9_q >> 32'h1) & low_slot;
+        l1_19_ma_i = (in_act_9_q >> 32'h2) & low_slot;
+        l1_19_mb_i = (in_act_9_q >> 32'h3) & low_slot;
         l2_9_a_i = l1_18_val_o;
         l2_9_b_i = l1_19_val_o;
         l2_9_ma_i = l1_18_mask_o;
@@ -3418,25 +3763,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_9_k_xor_i = l1_ctl_k_xor_o;
         s2_val_9_d = l2_9_val_o;
         s2_mask_9_d = l2_9_mask_o;
-        leaf_10_win_i = in_vec_q[(32'h20 * 10)+:(32)];
-        leaf_10_vb_i = in_vbool_q[(32'h4 * 10)+:(4)];
-        leaf_10_b8_i = l1_ctl_b8_o;
-        leaf_10_w32_i = l1_ctl_w32_o;
-        leaf_10_k_and_i = l1_ctl_k_and_o;
-        leaf_10_sext_i = l1_ctl_sext_o;
-        leaf_10_sflip_i = l1_ctl_sflip_o;
-        leaf_10_minimum_i = l1_ctl_minimum_o;
-        leaf_10_num_i = l1_ctl_num_o;
-        leaf_10_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_10_predicated_i = l1_ctl_predicated_o;
-        l1_20_a_i = leaf_10_key_o & low_byte;
-        l1_20_b_i = (leaf_10_key_o >> 32'h8) & low_byte;
-        l1_21_a_i = (leaf_10_key_o >> 32'h10) & low_byte;
-        l1_21_b_i = (leaf_10_key_o >> 32'h18) & low_byte;
-        l1_20_ma_i = leaf_10_act_o & low_slot;
-        l1_20_mb_i = (leaf_10_act_o >> 32'h1) & low_slot;
-        l1_21_ma_i = (leaf_10_act_o >> 32'h2) & low_slot;
-        l1_21_mb_i = (leaf_10_act_o >> 32'h3) & low_slot;
+        l1_20_a_i = in_key_10_q & low_byte;
+        l1_20_b_i = (in_key_10_q >> 32'h8) & low_byte;
+        l1_21_a_i = (in_key_10_q >> 32'h10) & low_byte;
+        l1_21_b_i = (in_key_10_q >> 32'h18) & low_byte;
+        l1_20_ma_i = in_act_10_q & low_slot;
+        l1_20_mb_i = (in_act_10_q >> 32'h1) & low_slot;
+        l1_21_ma_i = (in_act_10_q >> 32'h2) & low_slot;
+        l1_21_mb_i = (in_act_10_q >> 32'h3) & low_slot;
         l2_10_a_i = l1_20_val_o;
         l2_10_b_i = l1_21_val_o;
         l2_10_ma_i = l1_20_mask_o;
@@ -3450,25 +3784,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_10_k_xor_i = l1_ctl_k_xor_o;
         s2_val_10_d = l2_10_val_o;
         s2_mask_10_d = l2_10_mask_o;
-        leaf_11_win_i = in_vec_q[(32'h20 * 11)+:(32)];
-        leaf_11_vb_i = in_vbool_q[(32'h4 * 11)+:(4)];
-        leaf_11_b8_i = l1_ctl_b8_o;
-        leaf_11_w32_i = l1_ctl_w32_o;
-        leaf_11_k_and_i = l1_ctl_k_and_o;
-        leaf_11_sext_i = l1_ctl_sext_o;
-        leaf_11_sflip_i = l1_ctl_sflip_o;
-        leaf_11_minimum_i = l1_ctl_minimum_o;
-        leaf_11_num_i = l1_ctl_num_o;
-        leaf_11_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_11_predicated_i = l1_ctl_predicated_o;
-        l1_22_a_i = leaf_11_key_o & low_byte;
-        l1_22_b_i = (leaf_11_key_o >> 32'h8) & low_byte;
-        l1_23_a_i = (leaf_11_key_o >> 32'h10) & low_byte;
-        l1_23_b_i = (leaf_11_key_o >> 32'h18) & low_byte;
-        l1_22_ma_i = leaf_11_act_o & low_slot;
-        l1_22_mb_i = (leaf_11_act_o >> 32'h1) & low_slot;
-        l1_23_ma_i = (leaf_11_act_o >> 32'h2) & low_slot;
-        l1_23_mb_i = (leaf_11_act_o >> 32'h3) & low_slot;
+        l1_22_a_i = in_key_11_q & low_byte;
+        l1_22_b_i = (in_key_11_q >> 32'h8) & low_byte;
+        l1_23_a_i = (in_key_11_q >> 32'h10) & low_byte;
+        l1_23_b_i = (in_key_11_q >> 32'h18) & low_byte;
+        l1_22_ma_i = in_act_11_q & low_slot;
+        l1_22_mb_i = (in_act_11_q >> 32'h1) & low_slot;
+        l1_23_ma_i = (in_act_11_q >> 32'h2) & low_slot;
+        l1_23_mb_i = (in_act_11_q >> 32'h3) & low_slot;
         l2_11_a_i = l1_22_val_o;
         l2_11_b_i = l1_23_val_o;
         l2_11_ma_i = l1_22_mask_o;
@@ -3482,25 +3805,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_11_k_xor_i = l1_ctl_k_xor_o;
         s2_val_11_d = l2_11_val_o;
         s2_mask_11_d = l2_11_mask_o;
-        leaf_12_win_i = in_vec_q[(32'h20 * 12)+:(32)];
-        leaf_12_vb_i = in_vbool_q[(32'h4 * 12)+:(4)];
-        leaf_12_b8_i = l1_ctl_b8_o;
-        leaf_12_w32_i = l1_ctl_w32_o;
-        leaf_12_k_and_i = l1_ctl_k_and_o;
-        leaf_12_sext_i = l1_ctl_sext_o;
-        leaf_12_sflip_i = l1_ctl_sflip_o;
-        leaf_12_minimum_i = l1_ctl_minimum_o;
-        leaf_12_num_i = l1_ctl_num_o;
-        leaf_12_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_12_predicated_i = l1_ctl_predicated_o;
-        l1_24_a_i = leaf_12_key_o & low_byte;
-        l1_24_b_i = (leaf_12_key_o >> 32'h8) & low_byte;
-        l1_25_a_i = (leaf_12_key_o >> 32'h10) & low_byte;
-        l1_25_b_i = (leaf_12_key_o >> 32'h18) & low_byte;
-        l1_24_ma_i = leaf_12_act_o & low_slot;
-        l1_24_mb_i = (leaf_12_act_o >> 32'h1) & low_slot;
-        l1_25_ma_i = (leaf_12_act_o >> 32'h2) & low_slot;
-        l1_25_mb_i = (leaf_12_act_o >> 32'h3) & low_slot;
+        l1_24_a_i = in_key_12_q & low_byte;
+        l1_24_b_i = (in_key_12_q >> 32'h8) & low_byte;
+        l1_25_a_i = (in_key_12_q >> 32'h10) & low_byte;
+        l1_25_b_i = (in_key_12_q >> 32'h18) & low_byte;
+        l1_24_ma_i = in_act_12_q & low_slot;
+        l1_24_mb_i = (in_act_12_q >> 32'h1) & low_slot;
+        l1_25_ma_i = (in_act_12_q >> 32'h2) & low_slot;
+        l1_25_mb_i = (in_act_12_q >> 32'h3) & low_slot;
         l2_12_a_i = l1_24_val_o;
         l2_12_b_i = l1_25_val_o;
         l2_12_ma_i = l1_24_mask_o;
@@ -3514,25 +3826,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_12_k_xor_i = l1_ctl_k_xor_o;
         s2_val_12_d = l2_12_val_o;
         s2_mask_12_d = l2_12_mask_o;
-        leaf_13_win_i = in_vec_q[(32'h20 * 13)+:(32)];
-        leaf_13_vb_i = in_vbool_q[(32'h4 * 13)+:(4)];
-        leaf_13_b8_i = l1_ctl_b8_o;
-        leaf_13_w32_i = l1_ctl_w32_o;
-        leaf_13_k_and_i = l1_ctl_k_and_o;
-        leaf_13_sext_i = l1_ctl_sext_o;
-        leaf_13_sflip_i = l1_ctl_sflip_o;
-        leaf_13_minimum_i = l1_ctl_minimum_o;
-        leaf_13_num_i = l1_ctl_num_o;
-        leaf_13_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_13_predicated_i = l1_ctl_predicated_o;
-        l1_26_a_i = leaf_13_key_o & low_byte;
-        l1_26_b_i = (leaf_13_key_o >> 32'h8) & low_byte;
-        l1_27_a_i = (leaf_13_key_o >> 32'h10) & low_byte;
-        l1_27_b_i = (leaf_13_key_o >> 32'h18) & low_byte;
-        l1_26_ma_i = leaf_13_act_o & low_slot;
-        l1_26_mb_i = (leaf_13_act_o >> 32'h1) & low_slot;
-        l1_27_ma_i = (leaf_13_act_o >> 32'h2) & low_slot;
-        l1_27_mb_i = (leaf_13_act_o >> 32'h3) & low_slot;
+        l1_26_a_i = in_key_13_q & low_byte;
+        l1_26_b_i = (in_key_13_q >> 32'h8) & low_byte;
+        l1_27_a_i = (in_key_13_q >> 32'h10) & low_byte;
+        l1_27_b_i = (in_key_13_q >> 32'h18) & low_byte;
+        l1_26_ma_i = in_act_13_q & low_slot;
+        l1_26_mb_i = (in_act_13_q >> 32'h1) & low_slot;
+        l1_27_ma_i = (in_act_13_q >> 32'h2) & low_slot;
+        l1_27_mb_i = (in_act_13_q >> 32'h3) & low_slot;
         l2_13_a_i = l1_26_val_o;
         l2_13_b_i = l1_27_val_o;
         l2_13_ma_i = l1_26_mask_o;
@@ -3546,25 +3847,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_13_k_xor_i = l1_ctl_k_xor_o;
         s2_val_13_d = l2_13_val_o;
         s2_mask_13_d = l2_13_mask_o;
-        leaf_14_win_i = in_vec_q[(32'h20 * 14)+:(32)];
-        leaf_14_vb_i = in_vbool_q[(32'h4 * 14)+:(4)];
-        leaf_14_b8_i = l1_ctl_b8_o;
-        leaf_14_w32_i = l1_ctl_w32_o;
-        leaf_14_k_and_i = l1_ctl_k_and_o;
-        leaf_14_sext_i = l1_ctl_sext_o;
-        leaf_14_sflip_i = l1_ctl_sflip_o;
-        leaf_14_minimum_i = l1_ctl_minimum_o;
-        leaf_14_num_i = l1_ctl_num_o;
-        leaf_14_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_14_predicated_i = l1_ctl_predicated_o;
-        l1_28_a_i = leaf_14_key_o & low_byte;
-        l1_28_b_i = (leaf_14_key_o >> 32'h8) & low_byte;
-        l1_29_a_i = (leaf_14_key_o >> 32'h10) & low_byte;
-        l1_29_b_i = (leaf_14_key_o >> 32'h18) & low_byte;
-        l1_28_ma_i = leaf_14_act_o & low_slot;
-        l1_28_mb_i = (leaf_14_act_o >> 32'h1) & low_slot;
-        l1_29_ma_i = (leaf_14_act_o >> 32'h2) & low_slot;
-        l1_29_mb_i = (leaf_14_act_o >> 32'h3) & low_slot;
+        l1_28_a_i = in_key_14_q & low_byte;
+        l1_28_b_i = (in_key_14_q >> 32'h8) & low_byte;
+        l1_29_a_i = (in_key_14_q >> 32'h10) & low_byte;
+        l1_29_b_i = (in_key_14_q >> 32'h18) & low_byte;
+        l1_28_ma_i = in_act_14_q & low_slot;
+        l1_28_mb_i = (in_act_14_q >> 32'h1) & low_slot;
+        l1_29_ma_i = (in_act_14_q >> 32'h2) & low_slot;
+        l1_29_mb_i = (in_act_14_q >> 32'h3) & low_slot;
         l2_14_a_i = l1_28_val_o;
         l2_14_b_i = l1_29_val_o;
         l2_14_ma_i = l1_28_mask_o;
@@ -3578,25 +3868,14 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_14_k_xor_i = l1_ctl_k_xor_o;
         s2_val_14_d = l2_14_val_o;
         s2_mask_14_d = l2_14_mask_o;
-        leaf_15_win_i = in_vec_q[(32'h20 * 15)+:(32)];
-        leaf_15_vb_i = in_vbool_q[(32'h4 * 15)+:(4)];
-        leaf_15_b8_i = l1_ctl_b8_o;
-        leaf_15_w32_i = l1_ctl_w32_o;
-        leaf_15_k_and_i = l1_ctl_k_and_o;
-        leaf_15_sext_i = l1_ctl_sext_o;
-        leaf_15_sflip_i = l1_ctl_sflip_o;
-        leaf_15_minimum_i = l1_ctl_minimum_o;
-        leaf_15_num_i = l1_ctl_num_o;
-        leaf_15_vbool_fold_i = l1_ctl_vbool_fold_o;
-        leaf_15_predicated_i = l1_ctl_predicated_o;
-        l1_30_a_i = leaf_15_key_o & low_byte;
-        l1_30_b_i = (leaf_15_key_o >> 32'h8) & low_byte;
-        l1_31_a_i = (leaf_15_key_o >> 32'h10) & low_byte;
-        l1_31_b_i = (leaf_15_key_o >> 32'h18) & low_byte;
-        l1_30_ma_i = leaf_15_act_o & low_slot;
-        l1_30_mb_i = (leaf_15_act_o >> 32'h1) & low_slot;
-        l1_31_ma_i = (leaf_15_act_o >> 32'h2) & low_slot;
-        l1_31_mb_i = (leaf_15_act_o >> 32'h3) & low_slot;
+        l1_30_a_i = in_key_15_q & low_byte;
+        l1_30_b_i = (in_key_15_q >> 32'h8) & low_byte;
+        l1_31_a_i = (in_key_15_q >> 32'h10) & low_byte;
+        l1_31_b_i = (in_key_15_q >> 32'h18) & low_byte;
+        l1_30_ma_i = in_act_15_q & low_slot;
+        l1_30_mb_i = (in_act_15_q >> 32'h1) & low_slot;
+        l1_31_ma_i = (in_act_15_q >> 32'h2) & low_slot;
+        l1_31_mb_i = (in_act_15_q >> 32'h3) & low_slot;
         l2_15_a_i = l1_30_val_o;
         l2_15_b_i = l1_31_val_o;
         l2_15_ma_i = l1_30_mask_o;
@@ -4250,6 +4529,62 @@ module crosslane_reduce_every2_result_format(root_i,mask_i,b8_i,h16_i,w32_i,k_su
     
 endmodule // crosslane_reduce_every2_result_format
 
+module crosslane_reduce_every2_reg64(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // A pipeline register.
+    always @(posedge clock) q <= d;
+endmodule // crosslane_reduce_every2_reg64
+
+module crosslane_reduce_every2_controls(ctrl_i,b8_o,h16_o,w32_o,k_sum_o,k_max_o,k_and_o,k_or_o,k_xor_o,sext_o,saturate_o,extremum_o,sflip_o,minimum_o,num_o,has_mask_o,vbool_fold_o,predicated_o);
+    
+    // Module arguments
+    input wire  [16:0] ctrl_i;
+    output reg  b8_o;
+    output reg  h16_o;
+    output reg  w32_o;
+    output reg  k_sum_o;
+    output reg  k_max_o;
+    output reg  k_and_o;
+    output reg  k_or_o;
+    output reg  k_xor_o;
+    output reg  sext_o;
+    output reg  saturate_o;
+    output reg  extremum_o;
+    output reg  sflip_o;
+    output reg  minimum_o;
+    output reg  num_o;
+    output reg  has_mask_o;
+    output reg  vbool_fold_o;
+    output reg  predicated_o;
+    
+    // Update code (custom)
+    always @(*) begin
+        b8_o = ctrl_i[0];
+        h16_o = ctrl_i[1];
+        w32_o = ctrl_i[2];
+        k_sum_o = ctrl_i[3];
+        k_max_o = ctrl_i[4];
+        k_and_o = ctrl_i[5];
+        k_or_o = ctrl_i[6];
+        k_xor_o = ctrl_i[7];
+        sext_o = ctrl_i[8];
+        saturate_o = ctrl_i[9];
+        extremum_o = ctrl_i[10];
+        sflip_o = ctrl_i[11];
+        minimum_o = ctrl_i[12];
+        num_o = ctrl_i[13];
+        has_mask_o = ctrl_i[14];
+        vbool_fold_o = ctrl_i[15];
+        predicated_o = ctrl_i[16];
+    end
+endmodule // crosslane_reduce_every2_controls
+
 module crosslane_reduce_every2_reg17(d,q,clock);
     
     // Module arguments
@@ -4371,6 +4706,18 @@ module crosslane_reduce_every2_op_decode(op_i,ctrl_o);
     end
 endmodule // crosslane_reduce_every2_op_decode
 
+module crosslane_reduce_every2_reg32(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // A pipeline register.
+    always @(posedge clock) q <= d;
+endmodule // crosslane_reduce_every2_reg32
+
 module crosslane_reduce_every2_reg1(d,q,clock);
     
     // Module arguments
@@ -4383,30 +4730,6 @@ module crosslane_reduce_every2_reg1(d,q,clock);
     initial q = 1'h0;
     always @(posedge clock) q <= d;
 endmodule // crosslane_reduce_every2_reg1
-
-module crosslane_reduce_every2_reg64(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_every2_reg64
-
-module crosslane_reduce_every2_reg512(d,q,clock);
-    
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_every2_reg512
 
 module crosslane_reduce_every2_tree_node(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
     
@@ -4490,50 +4813,6 @@ module crosslane_reduce_every2_tree_node(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_
     end
     
 endmodule // crosslane_reduce_every2_tree_node
-
-module crosslane_reduce_every2_controls(ctrl_i,b8_o,h16_o,w32_o,k_sum_o,k_max_o,k_and_o,k_or_o,k_xor_o,sext_o,saturate_o,extremum_o,sflip_o,minimum_o,num_o,has_mask_o,vbool_fold_o,predicated_o);
-    
-    // Module arguments
-    input wire  [16:0] ctrl_i;
-    output reg  b8_o;
-    output reg  h16_o;
-    output reg  w32_o;
-    output reg  k_sum_o;
-    output reg  k_max_o;
-    output reg  k_and_o;
-    output reg  k_or_o;
-    output reg  k_xor_o;
-    output reg  sext_o;
-    output reg  saturate_o;
-    output reg  extremum_o;
-    output reg  sflip_o;
-    output reg  minimum_o;
-    output reg  num_o;
-    output reg  has_mask_o;
-    output reg  vbool_fold_o;
-    output reg  predicated_o;
-    
-    // Update code (custom)
-    always @(*) begin
-        b8_o = ctrl_i[0];
-        h16_o = ctrl_i[1];
-        w32_o = ctrl_i[2];
-        k_sum_o = ctrl_i[3];
-        k_max_o = ctrl_i[4];
-        k_and_o = ctrl_i[5];
-        k_or_o = ctrl_i[6];
-        k_xor_o = ctrl_i[7];
-        sext_o = ctrl_i[8];
-        saturate_o = ctrl_i[9];
-        extremum_o = ctrl_i[10];
-        sflip_o = ctrl_i[11];
-        minimum_o = ctrl_i[12];
-        num_o = ctrl_i[13];
-        has_mask_o = ctrl_i[14];
-        vbool_fold_o = ctrl_i[15];
-        predicated_o = ctrl_i[16];
-    end
-endmodule // crosslane_reduce_every2_controls
 
 module crosslane_reduce_every2_leaf_key(win_i,vb_i,b8_i,w32_i,k_and_i,sext_i,sflip_i,minimum_i,num_i,vbool_fold_i,predicated_i,key_o,act_o);
     
@@ -4709,18 +4988,6 @@ module crosslane_reduce_every2_leaf_key(win_i,vb_i,b8_i,w32_i,k_and_i,sext_i,sfl
     end
     
 endmodule // crosslane_reduce_every2_leaf_key
-
-module crosslane_reduce_every2_reg32(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_every2_reg32
 
 module crosslane_reduce_every2_wire17(d,q,clock);
     

@@ -7,14 +7,18 @@
 //!
 //! | register | holds | present |
 //! |---|---|---|
-//! | `in_*` | the ports, the op decoded ([`OpDecode`]) | always (the input register) |
-//! | `s2_*` | [`LeafKey`] of each 32-bit window, levels 1 and 2 ([`TreeNode`]) | when `every` divides 4 |
+//! | `in_*` | the op decoded ([`OpDecode`]), the [`LeafKey`] of each 32-bit window | always (the input register) |
+//! | `s2_*` | levels 1 and 2 ([`TreeNode`]) | when `every` divides 4 |
 //! | `s3_*` … `s5_*` | levels 3 … 5 | when `every` divides 6 − level |
 //! | `out_*` | level 6 (the root) through [`ResultFormat`] | always (the output register) |
 //!
-//! The op is decoded once, into the input register; its control word travels
-//! with the data and each level splits it into named controls ([`Controls`],
-//! `l1_ctl` … `out_ctl`), so no control fans out across the whole tree.
+//! The op is decoded once, before the input register, and the leaf keys are
+//! made from the ports with it (`in_ctl`): the input register holds the keys
+//! (512 bits, as many as the vector) and the lanes' active bits (64, as many
+//! as vbool), so the first tree stage starts at a register rather than behind
+//! the decoder and the key logic. The control word travels with the data and
+//! each level splits it into named controls ([`Controls`], `l1_ctl` …
+//! `out_ctl`), so no control fans out across the whole tree.
 //! One vector is accepted every clock. An input sampled at rising edge k is
 //! on the outputs, `out_valid_o` high, after rising edge k + L − 1, L =
 //! [`Config::latency`] (6, 4, 3 for every = 1, 2, 3): L edges in all, the
@@ -49,15 +53,16 @@ pub struct CrosslaneReduce {
     pub result_o: Signal<Out, Bits<32>>,
     /// rb* ops: bit `l` set for every active lane equal to the result.
     pub mask_o: Signal<Out, Bits<64>>,
-    // The input register.
-    in_vec: Pipe<Bits<512>>,
-    in_vbool: Pipe<Bits<64>>,
+    // The op decoded and the leaf keys, into the input register.
     in_dec: OpDecode,
+    in_ctl: Controls,
+    leaf: [LeafKey; 16],
+    in_key: [Pipe<Bits<32>>; 16],
+    in_act: [Pipe<Bits<64>>; 16],
     in_ctrl: Pipe<Bits<CONTROL_BITS>>,
     in_valid: Pipe<Bit>,
-    // Keys and levels 1-2.
+    // Levels 1-2.
     l1_ctl: Controls,
-    leaf: [LeafKey; 16],
     l1: [TreeNode; 32],
     l2: [TreeNode; 16],
     s2_val: [Pipe<Bits<32>>; 16],
@@ -110,13 +115,14 @@ impl CrosslaneReduce {
             out_valid_o: Default::default(),
             result_o: Default::default(),
             mask_o: Default::default(),
-            in_vec: Pipe::new(true),
-            in_vbool: Pipe::new(true),
             in_dec: Default::default(),
+            in_ctl: Default::default(),
+            leaf: array_init::array_init(|_| Default::default()),
+            in_key: array_init::array_init(|_| Pipe::new(true)),
+            in_act: array_init::array_init(|_| Pipe::new(true)),
             in_ctrl: Pipe::new(true),
             in_valid: Pipe::with_init(true),
             l1_ctl: Default::default(),
-            leaf: array_init::array_init(|_| Default::default()),
             l1: array_init::array_init(|_| TreeNode::new(1)),
             l2: array_init::array_init(|_| TreeNode::new(2)),
             s2_val: array_init::array_init(|_| Pipe::new(reg(2))),
@@ -168,40 +174,43 @@ macro_rules! crosslane_reduce_update {
         impl Logic for CrosslaneReduce {
             #[hdl_gen]
             fn update(&mut self) {
-                // The input register.
-                self.in_vec.clock.next = self.clk_i.val();
-                self.in_vbool.clock.next = self.clk_i.val();
+                // The op decoded and the leaf keys of each 32-bit window, into the input register.
+                self.in_dec.op_i.next = self.op_i.val();
+                self.in_ctl.ctrl_i.next = self.in_dec.ctrl_o.val();
                 self.in_ctrl.clock.next = self.clk_i.val();
                 self.in_valid.clock.next = self.clk_i.val();
-                self.in_vec.d.next = self.vec_i.val();
-                self.in_vbool.d.next = self.vbool_i.val();
-                self.in_dec.op_i.next = self.op_i.val();
                 self.in_ctrl.d.next = self.in_dec.ctrl_o.val();
                 self.in_valid.d.next = self.in_valid_i.val() & self.rst_ni.val();
+                for w in 0..16 {
+                    self.leaf[w].win_i.next = self.vec_i.val().get_bits::<32>(32 * w);
+                    self.leaf[w].vb_i.next = self.vbool_i.val().get_bits::<4>(4 * w);
+                    self.leaf[w].b8_i.next = self.in_ctl.b8_o.val();
+                    self.leaf[w].w32_i.next = self.in_ctl.w32_o.val();
+                    self.leaf[w].k_and_i.next = self.in_ctl.k_and_o.val();
+                    self.leaf[w].sext_i.next = self.in_ctl.sext_o.val();
+                    self.leaf[w].sflip_i.next = self.in_ctl.sflip_o.val();
+                    self.leaf[w].minimum_i.next = self.in_ctl.minimum_o.val();
+                    self.leaf[w].num_i.next = self.in_ctl.num_o.val();
+                    self.leaf[w].vbool_fold_i.next = self.in_ctl.vbool_fold_o.val();
+                    self.leaf[w].predicated_i.next = self.in_ctl.predicated_o.val();
+                    self.in_key[w].clock.next = self.clk_i.val();
+                    self.in_act[w].clock.next = self.clk_i.val();
+                    self.in_key[w].d.next = self.leaf[w].key_o.val();
+                    self.in_act[w].d.next = self.leaf[w].act_o.val();
+                }
 
-                // Keys and levels 1-2, one 32-bit window at a time.
+                // Levels 1-2, one 32-bit window at a time.
                 self.l1_ctl.ctrl_i.next = self.in_ctrl.q.val();
                 for w in 0..16 {
-                    self.leaf[w].win_i.next = self.in_vec.q.val().get_bits::<32>(32 * w);
-                    self.leaf[w].vb_i.next = self.in_vbool.q.val().get_bits::<4>(4 * w);
-                    self.leaf[w].b8_i.next = self.l1_ctl.b8_o.val();
-                    self.leaf[w].w32_i.next = self.l1_ctl.w32_o.val();
-                    self.leaf[w].k_and_i.next = self.l1_ctl.k_and_o.val();
-                    self.leaf[w].sext_i.next = self.l1_ctl.sext_o.val();
-                    self.leaf[w].sflip_i.next = self.l1_ctl.sflip_o.val();
-                    self.leaf[w].minimum_i.next = self.l1_ctl.minimum_o.val();
-                    self.leaf[w].num_i.next = self.l1_ctl.num_o.val();
-                    self.leaf[w].vbool_fold_i.next = self.l1_ctl.vbool_fold_o.val();
-                    self.leaf[w].predicated_i.next = self.l1_ctl.predicated_o.val();
                     // Level 1: the byte pairs of the window.
-                    self.l1[2 * w].a_i.next = self.leaf[w].key_o.val() & self.low_byte.val();
-                    self.l1[2 * w].b_i.next = (self.leaf[w].key_o.val() >> 8) & self.low_byte.val();
-                    self.l1[2 * w + 1].a_i.next = (self.leaf[w].key_o.val() >> 16) & self.low_byte.val();
-                    self.l1[2 * w + 1].b_i.next = (self.leaf[w].key_o.val() >> 24) & self.low_byte.val();
-                    self.l1[2 * w].ma_i.next = self.leaf[w].act_o.val() & self.low_slot.val();
-                    self.l1[2 * w].mb_i.next = (self.leaf[w].act_o.val() >> 1) & self.low_slot.val();
-                    self.l1[2 * w + 1].ma_i.next = (self.leaf[w].act_o.val() >> 2) & self.low_slot.val();
-                    self.l1[2 * w + 1].mb_i.next = (self.leaf[w].act_o.val() >> 3) & self.low_slot.val();
+                    self.l1[2 * w].a_i.next = self.in_key[w].q.val() & self.low_byte.val();
+                    self.l1[2 * w].b_i.next = (self.in_key[w].q.val() >> 8) & self.low_byte.val();
+                    self.l1[2 * w + 1].a_i.next = (self.in_key[w].q.val() >> 16) & self.low_byte.val();
+                    self.l1[2 * w + 1].b_i.next = (self.in_key[w].q.val() >> 24) & self.low_byte.val();
+                    self.l1[2 * w].ma_i.next = self.in_act[w].q.val() & self.low_slot.val();
+                    self.l1[2 * w].mb_i.next = (self.in_act[w].q.val() >> 1) & self.low_slot.val();
+                    self.l1[2 * w + 1].ma_i.next = (self.in_act[w].q.val() >> 2) & self.low_slot.val();
+                    self.l1[2 * w + 1].mb_i.next = (self.in_act[w].q.val() >> 3) & self.low_slot.val();
                     // Level 2: the two halves of the window.
                     self.l2[w].a_i.next = self.l1[2 * w].val_o.val();
                     self.l2[w].b_i.next = self.l1[2 * w + 1].val_o.val();

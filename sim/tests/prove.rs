@@ -51,7 +51,7 @@ fn mutants() -> Vec<(&'static str, String, &'static str)> {
         ),
         (
             "leaf 15 always predicated",
-            mutate(&text, "always @(*)", "leaf_15_predicated_i = l1_ctl_predicated_o;", "leaf_15_predicated_i = 1'b1;"),
+            mutate(&text, "always @(*)", "leaf_15_predicated_i = in_ctl_predicated_o;", "leaf_15_predicated_i = 1'b1;"),
             "rmax_nx16",
         ),
         (
