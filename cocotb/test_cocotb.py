@@ -20,6 +20,17 @@ RTL = ROOT / "generated" / "rtl" / "crosslane_reduce.v"
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("CROSSLANE_REQUIRE_SIMULATORS"))
 
 
+def wrong_stage_mutant(text):
+    """The RTL `text` with testdata/wrong-stage-mutant.txt's bug planted (its `from` must occur once)."""
+    fields = dict(
+        line.split(" ", 1)
+        for line in (ROOT / "testdata" / "wrong-stage-mutant.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert text.count(fields["from"]) == 1, "the RTL changed: update testdata/wrong-stage-mutant.txt"
+    return text.replace(fields["from"], fields["to"])
+
+
 def need(tool):
     if shutil.which(tool) is None:
         message = f"{tool} is not installed (apt-get install {'iverilog' if tool == 'iverilog' else tool})"
@@ -73,10 +84,7 @@ def test_the_rtl_passes(sim, tmp_path):
 
 @pytest.mark.parametrize("sim", ["icarus", "verilator"])
 def test_a_planted_bug_fails(sim, tmp_path):
-    text = RTL.read_text()
-    source = "l4_ctl_ctrl_i = s3_ctrl_q;"
-    assert text.count(source) == 1, "the RTL changed: update the mutant"
     mutant = tmp_path / "mutant.v"
-    mutant.write_text(text.replace(source, "l4_ctl_ctrl_i = s2_ctrl_q;"))
+    mutant.write_text(wrong_stage_mutant(RTL.read_text()))
     tests, failed = run(sim, mutant, tmp_path / sim, 400)
     assert (tests, failed) == (1, 1)

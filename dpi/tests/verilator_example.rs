@@ -11,6 +11,18 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// (from, to) of testdata/wrong-stage-mutant.txt: the planted bug every simulation suite must catch.
+fn wrong_stage_mutant() -> (String, String) {
+    let text = std::fs::read_to_string(root().join("testdata/wrong-stage-mutant.txt")).unwrap();
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
+            .unwrap_or_else(|| panic!("testdata/wrong-stage-mutant.txt has no '{key}' line"))
+            .to_string()
+    };
+    (field("from"), field("to"))
+}
+
 fn have_verilator() -> bool {
     let missing: Vec<&str> = ["verilator", "make", "g++"]
         .into_iter()
@@ -86,11 +98,11 @@ fn the_example_scores_the_rtl_and_catches_a_planted_bug() {
 
     // A tree level taking its operator from the wrong stage must fail it.
     let text = std::fs::read_to_string(&rtl).unwrap();
-    let from = "l4_ctl_ctrl_i = s3_ctrl_q;";
-    assert_eq!(text.matches(from).count(), 1, "the RTL changed: update the mutant");
+    let (from, to) = wrong_stage_mutant();
+    assert_eq!(text.matches(&from).count(), 1, "the RTL changed: update testdata/wrong-stage-mutant.txt");
     std::fs::create_dir_all(&tmp).unwrap();
     let mutant = tmp.join("mutant.v");
-    std::fs::write(&mutant, text.replace(from, "l4_ctl_ctrl_i = s2_ctrl_q;")).unwrap();
+    std::fs::write(&mutant, text.replace(&from, &to)).unwrap();
     let (code, out) = run_example(&mutant, &lib, &tmp.join("mutant"), 20_000);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("crosslane_dpi_tb: FAIL: ") && !out.contains("PASS"), "{out}");

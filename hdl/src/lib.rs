@@ -26,8 +26,8 @@ pub use unit::CrosslaneReduce;
 /// the root.
 pub const LEVELS: usize = 6;
 
-/// Where the pipeline registers sit. After the input register, the leaf
-/// keys and levels 1 and 2 share a stage: for 16- and 32-bit lanes those
+/// Where the pipeline registers sit. The input register holds the leaf keys
+/// (made from the ports); after it, levels 1 and 2 share a stage: for 16- and 32-bit lanes those
 /// levels only place each lane in its node, so a register after level 1
 /// would be a copy of the vector (the redundant input copy a lean datapath
 /// has none of). From level 2 on, registers follow every `every`-th level
