@@ -1,11 +1,12 @@
-"""A cocotb testbench of generated/rtl/crosslane_reduce.v that scores it with
-the crosslane Python package (the Rust golden model).
+"""A cocotb testbench of the generated RTL (generated/rtl/crosslane_reduce.v or
+another configuration's file) that scores it with the crosslane Python
+package (the Rust golden model).
 
 Every clock: a random op (ops change from one clock to the next), one clock
 in four a gap carrying junk (any 9-bit op, random vec/vbool), a mid-stream
 reset about every 300 clocks with valid inputs in flight. After every rising
 edge the outputs are checked against a model of the pipeline: out_valid_o
-exactly crosslane.LATENCY clocks after a valid input with no reset since,
+exactly crosslane.LATENCIES[toplevel] clocks after a valid input with no reset since,
 and then every bit of result_o and mask_o.
 
 CROSSLANE_COCOTB_CLOCKS sets the number of clocks (default 4000).
@@ -28,7 +29,7 @@ NAMES = {o["code"]: o["name"] for o in crosslane.ops()}
 async def random_ops_gaps_and_resets(dut):
     clocks = int(os.environ.get("CROSSLANE_COCOTB_CLOCKS", "4000"))
     rng = random.Random(int(os.environ.get("CROSSLANE_COCOTB_SEED", "1")))
-    latency = crosslane.LATENCY
+    latency = crosslane.LATENCIES[dut._name]  # the configuration's, by module name
     cocotb.start_soon(Clock(dut.clk_i, 10, units="ns").start())
     # The pipeline model: what each stage holds, None = no valid result.
     model = [None] * latency

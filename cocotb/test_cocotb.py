@@ -39,13 +39,13 @@ def need(tool):
         pytest.skip(message)
 
 
-def run(sim, rtl, build_dir, clocks):
+def run(sim, rtl, build_dir, clocks, toplevel="crosslane_reduce"):
     need("iverilog" if sim == "icarus" else "verilator")
     runner = get_runner(sim)
     build_args = ["-Wno-fatal", "-Wno-lint", "-Wno-style"] if sim == "verilator" else []
     runner.build(
         verilog_sources=[str(rtl)],
-        hdl_toplevel="crosslane_reduce",
+        hdl_toplevel=toplevel,
         build_dir=str(build_dir),
         build_args=build_args,
         timescale=("1ns", "1ps"),
@@ -59,7 +59,7 @@ def run(sim, rtl, build_dir, clocks):
     current = os.environ.pop("PYTEST_CURRENT_TEST", None)
     try:
         runner.test(
-            hdl_toplevel="crosslane_reduce",
+            hdl_toplevel=toplevel,
             test_module="crosslane_cocotb",
             test_dir=str(HERE),
             build_dir=str(build_dir),
@@ -78,6 +78,14 @@ def run(sim, rtl, build_dir, clocks):
 @pytest.mark.parametrize("sim", ["icarus", "verilator"])
 def test_the_rtl_passes(sim, tmp_path):
     tests, failed = run(sim, RTL, tmp_path / sim, 4000)
+    assert tests == 1, f"{tests} cocotb tests ran"
+    assert failed == 0
+
+
+@pytest.mark.parametrize("every", [2, 3])
+def test_the_other_configurations_pass_under_icarus(every, tmp_path):
+    module = f"crosslane_reduce_every{every}"
+    tests, failed = run("icarus", RTL.with_name(f"{module}.v"), tmp_path / module, 4000, module)
     assert tests == 1, f"{tests} cocotb tests ran"
     assert failed == 0
 

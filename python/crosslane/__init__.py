@@ -8,11 +8,13 @@
 
 Functions: eval, eval_batch, exec, ops, vec_bytes. Constants: LATENCY (the
 unit's register stages: an input sampled at rising edge k is on
-crosslane_reduce's outputs after edge k + LATENCY - 1), PARTITIONS. Errors: CrosslaneError
+crosslane_reduce's outputs after edge k + LATENCY - 1), LATENCIES (the same
+for each generated configuration, by module name), PARTITIONS. Errors: CrosslaneError
 (a ValueError) and its UnknownOpError, InputError, InstructionError (.rule).
 """
 
 from ._crosslane import (  # noqa: F401
+    LATENCIES,
     LATENCY,
     PARTITIONS,
     CrosslaneError,
@@ -27,6 +29,7 @@ from ._crosslane import (  # noqa: F401
 )
 
 __all__ = [
+    "LATENCIES",
     "LATENCY",
     "PARTITIONS",
     "CrosslaneError",

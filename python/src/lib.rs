@@ -237,6 +237,11 @@ fn _crosslane(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops, m)?)?;
     m.add_function(wrap_pyfunction!(vec_bytes, m)?)?;
     m.add("LATENCY", crosslane_hdl::LATENCY)?;
+    let latencies = PyDict::new(m.py());
+    for config in crosslane_hdl::Config::ALL {
+        latencies.set_item(config.module(), config.latency())?;
+    }
+    m.add("LATENCIES", latencies)?;
     m.add("PARTITIONS", PARTITIONS)?;
     m.add("CrosslaneError", m.py().get_type::<CrosslaneError>())?;
     m.add("UnknownOpError", m.py().get_type::<UnknownOpError>())?;

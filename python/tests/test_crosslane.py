@@ -42,6 +42,7 @@ def test_the_op_table():
     rbmax = next(o for o in table if o["name"] == "rbmax_nx16_t")
     assert rbmax["has_mask"] and rbmax["predicated"] and rbmax["lanes"] == 32 and rbmax["lane_bits"] == 16
     assert crosslane.LATENCY == 6 and crosslane.PARTITIONS == 128
+    assert crosslane.LATENCIES == {"crosslane_reduce": 6, "crosslane_reduce_every2": 4, "crosslane_reduce_every3": 3}
     # A code and a name are the same op.
     v = bytes(range(64))
     for o in table:
