@@ -20,17 +20,6 @@ RTL = ROOT / "generated" / "rtl" / "crosslane_reduce.v"
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("CROSSLANE_REQUIRE_SIMULATORS"))
 
 
-def wrong_stage_mutant(text):
-    """The RTL `text` with testdata/wrong-stage-mutant.txt's bug planted (its `from` must occur once)."""
-    fields = dict(
-        line.split(" ", 1)
-        for line in (ROOT / "testdata" / "wrong-stage-mutant.txt").read_text().splitlines()
-        if line and not line.startswith("#")
-    )
-    assert text.count(fields["from"]) == 1, "the RTL changed: update testdata/wrong-stage-mutant.txt"
-    return text.replace(fields["from"], fields["to"])
-
-
 def need(tool):
     if shutil.which(tool) is None:
         message = f"{tool} is not installed (apt-get install {'iverilog' if tool == 'iverilog' else tool})"
@@ -91,7 +80,7 @@ def test_the_other_configurations_pass_under_icarus(every, tmp_path):
 
 
 @pytest.mark.parametrize("sim", ["icarus", "verilator"])
-def test_a_planted_bug_fails(sim, tmp_path):
+def test_a_planted_bug_fails(sim, tmp_path, wrong_stage_mutant):
     mutant = tmp_path / "mutant.v"
     mutant.write_text(wrong_stage_mutant(RTL.read_text()))
     tests, failed = run(sim, mutant, tmp_path / sim, 400)

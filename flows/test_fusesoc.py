@@ -19,17 +19,6 @@ CORE = "crosslane:ip:crosslane_reduce"
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("CROSSLANE_REQUIRE_SIMULATORS"))
 
 
-def wrong_stage_mutant(text):
-    """The RTL `text` with testdata/wrong-stage-mutant.txt's bug planted (its `from` must occur once)."""
-    fields = dict(
-        line.split(" ", 1)
-        for line in (ROOT / "testdata" / "wrong-stage-mutant.txt").read_text().splitlines()
-        if line and not line.startswith("#")
-    )
-    assert text.count(fields["from"]) == 1, "the RTL changed: update testdata/wrong-stage-mutant.txt"
-    return text.replace(fields["from"], fields["to"])
-
-
 def need(tool):
     if shutil.which(tool) is None:
         if REQUIRED:
@@ -86,7 +75,7 @@ def test_sim_passes_every_vector(tmp_path, every):
     assert m and int(m.group(1)) > 3000 and m.group(2) == "0", out
 
 
-def test_sim_fails_a_planted_bug(tmp_path):
+def test_sim_fails_a_planted_bug(tmp_path, wrong_stage_mutant):
     root = copy_core(tmp_path / "core", wrong_stage_mutant)
     code, out = fusesoc(root, tmp_path / "build", "sim")
     assert code != 0, out
