@@ -1,8 +1,8 @@
 """Runs cocotb/crosslane_cocotb.py on the checked-in RTL under Icarus and
-Verilator (cocotb 1.9's Python runner), and on a planted bug, which must
-fail. The verdict comes from cocotb's results file (its runner may return
-normally or exit when tests fail, by version), and a run with no test in
-it fails.
+Verilator (cocotb 1.9's Python runner), the other configurations under
+Icarus, and a planted bug under Icarus, which must fail. The verdict comes
+from cocotb's results file (its runner may return normally or exit when
+tests fail, by version), and a run with no test in it fails.
 
     pytest cocotb            (with cocotb==1.9.2 and the crosslane package installed)
 """
@@ -79,9 +79,10 @@ def test_the_other_configurations_pass_under_icarus(every, tmp_path):
     assert failed == 0
 
 
-@pytest.mark.parametrize("sim", ["icarus", "verilator"])
-def test_a_planted_bug_fails(sim, tmp_path, wrong_stage_mutant):
+def test_a_planted_bug_fails(tmp_path, wrong_stage_mutant):
+    # Under Icarus only: the bench's verdict is the same Python under both
+    # simulators, and a Verilator build costs half a minute of CI.
     mutant = tmp_path / "mutant.v"
     mutant.write_text(wrong_stage_mutant(RTL.read_text()))
-    tests, failed = run(sim, mutant, tmp_path / sim, 400)
+    tests, failed = run("icarus", mutant, tmp_path / "icarus", 400)
     assert (tests, failed) == (1, 1)
