@@ -7,20 +7,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "../../testdata/wrong_stage_mutant.rs"]
+mod wrong_stage;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// (from, to) of testdata/wrong-stage-mutant.txt: the planted bug every simulation suite must catch.
-fn wrong_stage_mutant() -> (String, String) {
-    let text = std::fs::read_to_string(root().join("testdata/wrong-stage-mutant.txt")).unwrap();
-    let field = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-            .unwrap_or_else(|| panic!("testdata/wrong-stage-mutant.txt has no '{key}' line"))
-            .to_string()
-    };
-    (field("from"), field("to"))
 }
 
 fn have_verilator() -> bool {
@@ -98,7 +89,7 @@ fn the_example_scores_the_rtl_and_catches_a_planted_bug() {
 
     // A tree level taking its operator from the wrong stage must fail it.
     let text = std::fs::read_to_string(&rtl).unwrap();
-    let (from, to) = wrong_stage_mutant();
+    let (from, to) = wrong_stage::wrong_stage_mutant(&root());
     assert_eq!(text.matches(&from).count(), 1, "the RTL changed: update testdata/wrong-stage-mutant.txt");
     std::fs::create_dir_all(&tmp).unwrap();
     let mutant = tmp.join("mutant.v");

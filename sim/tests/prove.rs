@@ -8,6 +8,8 @@
 //! CROSSLANE_REQUIRE_SIMULATORS set it fails the test.
 
 mod common;
+#[path = "../../testdata/wrong_stage_mutant.rs"]
+mod wrong_stage;
 
 use crosslane_golden::Op;
 use crosslane_hdl::Config;
@@ -40,23 +42,10 @@ fn mutate(text: &str, after: &str, from: &str, to: &str) -> String {
 const BESIDE_RORB2N: [&str; 7] =
     ["rand_2nx8", "ror_nx16", "raddu_nx16", "rmaxu_n_2x32", "rxor_n_2x32", "rand_n_2x32", "ror_2nx8"];
 
-/// (from, to) of testdata/wrong-stage-mutant.txt, the planted bug the simulation suites share.
-fn wrong_stage_mutant() -> (String, String) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/wrong-stage-mutant.txt");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let field = |key: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')))
-            .unwrap_or_else(|| panic!("{} has no '{key}' line", path.display()))
-            .to_string()
-    };
-    (field("from"), field("to"))
-}
-
 /// (name, mutated text, op that must fail)
 fn mutants() -> Vec<(&'static str, String, &'static str)> {
     let text = std::fs::read_to_string(rtl()).unwrap();
-    let wrong_stage = wrong_stage_mutant();
+    let wrong_stage = wrong_stage::wrong_stage_mutant(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."));
     vec![
         (
             "valid stage 4 ignores reset",
