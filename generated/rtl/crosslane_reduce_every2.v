@@ -121,7 +121,8 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     
     // Stub signals
     reg  [8:0] in_dec_op_i;
-    wire  [16:0] in_dec_ctrl_o;
+    wire  [52:0] in_dec_ctrl_o;
+    wire  [16:0] in_dec_leaf_o;
     reg  [16:0] in_ctl_ctrl_i;
     wire  in_ctl_b8_o;
     wire  in_ctl_h16_o;
@@ -412,650 +413,598 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  [63:0] in_act_14_q;
     reg  [63:0] in_act_15_d;
     wire  [63:0] in_act_15_q;
-    reg  [16:0] in_ctrl_d;
-    wire  [16:0] in_ctrl_q;
+    reg  [52:0] in_ctrl_d;
+    wire  [52:0] in_ctrl_q;
     reg  in_valid_d;
     wire  in_valid_q;
-    reg  [16:0] l1_ctl_ctrl_i;
-    wire  l1_ctl_b8_o;
-    wire  l1_ctl_h16_o;
-    wire  l1_ctl_w32_o;
-    wire  l1_ctl_k_sum_o;
-    wire  l1_ctl_k_max_o;
-    wire  l1_ctl_k_and_o;
-    wire  l1_ctl_k_or_o;
-    wire  l1_ctl_k_xor_o;
-    wire  l1_ctl_sext_o;
-    wire  l1_ctl_saturate_o;
-    wire  l1_ctl_extremum_o;
-    wire  l1_ctl_sflip_o;
-    wire  l1_ctl_minimum_o;
-    wire  l1_ctl_num_o;
-    wire  l1_ctl_has_mask_o;
-    wire  l1_ctl_vbool_fold_o;
-    wire  l1_ctl_predicated_o;
+    reg  [52:0] l1_ctl_ctrl_i;
+    wire  l1_ctl_pass_o;
+    wire  l1_ctl_sum_o;
+    wire  l1_ctl_max_o;
+    wire  l1_ctl_and_o;
+    wire  l1_ctl_or_o;
+    wire  l1_ctl_xor_o;
+    reg  [52:0] l2_ctl_ctrl_i;
+    wire  l2_ctl_pass_o;
+    wire  l2_ctl_sum_o;
+    wire  l2_ctl_max_o;
+    wire  l2_ctl_and_o;
+    wire  l2_ctl_or_o;
+    wire  l2_ctl_xor_o;
     reg  [31:0] l1_0_a_i;
     reg  [31:0] l1_0_b_i;
     reg  [63:0] l1_0_ma_i;
     reg  [63:0] l1_0_mb_i;
-    reg  l1_0_b8_i;
-    reg  l1_0_h16_i;
-    reg  l1_0_k_sum_i;
-    reg  l1_0_k_max_i;
-    reg  l1_0_k_and_i;
-    reg  l1_0_k_or_i;
-    reg  l1_0_k_xor_i;
+    reg  l1_0_pass_i;
+    reg  l1_0_sum_i;
+    reg  l1_0_max_i;
+    reg  l1_0_and_i;
+    reg  l1_0_or_i;
+    reg  l1_0_xor_i;
     wire  [31:0] l1_0_val_o;
     wire  [63:0] l1_0_mask_o;
     reg  [31:0] l1_1_a_i;
     reg  [31:0] l1_1_b_i;
     reg  [63:0] l1_1_ma_i;
     reg  [63:0] l1_1_mb_i;
-    reg  l1_1_b8_i;
-    reg  l1_1_h16_i;
-    reg  l1_1_k_sum_i;
-    reg  l1_1_k_max_i;
-    reg  l1_1_k_and_i;
-    reg  l1_1_k_or_i;
-    reg  l1_1_k_xor_i;
+    reg  l1_1_pass_i;
+    reg  l1_1_sum_i;
+    reg  l1_1_max_i;
+    reg  l1_1_and_i;
+    reg  l1_1_or_i;
+    reg  l1_1_xor_i;
     wire  [31:0] l1_1_val_o;
     wire  [63:0] l1_1_mask_o;
     reg  [31:0] l1_2_a_i;
     reg  [31:0] l1_2_b_i;
     reg  [63:0] l1_2_ma_i;
     reg  [63:0] l1_2_mb_i;
-    reg  l1_2_b8_i;
-    reg  l1_2_h16_i;
-    reg  l1_2_k_sum_i;
-    reg  l1_2_k_max_i;
-    reg  l1_2_k_and_i;
-    reg  l1_2_k_or_i;
-    reg  l1_2_k_xor_i;
+    reg  l1_2_pass_i;
+    reg  l1_2_sum_i;
+    reg  l1_2_max_i;
+    reg  l1_2_and_i;
+    reg  l1_2_or_i;
+    reg  l1_2_xor_i;
     wire  [31:0] l1_2_val_o;
     wire  [63:0] l1_2_mask_o;
     reg  [31:0] l1_3_a_i;
     reg  [31:0] l1_3_b_i;
     reg  [63:0] l1_3_ma_i;
     reg  [63:0] l1_3_mb_i;
-    reg  l1_3_b8_i;
-    reg  l1_3_h16_i;
-    reg  l1_3_k_sum_i;
-    reg  l1_3_k_max_i;
-    reg  l1_3_k_and_i;
-    reg  l1_3_k_or_i;
-    reg  l1_3_k_xor_i;
+    reg  l1_3_pass_i;
+    reg  l1_3_sum_i;
+    reg  l1_3_max_i;
+    reg  l1_3_and_i;
+    reg  l1_3_or_i;
+    reg  l1_3_xor_i;
     wire  [31:0] l1_3_val_o;
     wire  [63:0] l1_3_mask_o;
     reg  [31:0] l1_4_a_i;
     reg  [31:0] l1_4_b_i;
     reg  [63:0] l1_4_ma_i;
     reg  [63:0] l1_4_mb_i;
-    reg  l1_4_b8_i;
-    reg  l1_4_h16_i;
-    reg  l1_4_k_sum_i;
-    reg  l1_4_k_max_i;
-    reg  l1_4_k_and_i;
-    reg  l1_4_k_or_i;
-    reg  l1_4_k_xor_i;
+    reg  l1_4_pass_i;
+    reg  l1_4_sum_i;
+    reg  l1_4_max_i;
+    reg  l1_4_and_i;
+    reg  l1_4_or_i;
+    reg  l1_4_xor_i;
     wire  [31:0] l1_4_val_o;
     wire  [63:0] l1_4_mask_o;
     reg  [31:0] l1_5_a_i;
     reg  [31:0] l1_5_b_i;
     reg  [63:0] l1_5_ma_i;
     reg  [63:0] l1_5_mb_i;
-    reg  l1_5_b8_i;
-    reg  l1_5_h16_i;
-    reg  l1_5_k_sum_i;
-    reg  l1_5_k_max_i;
-    reg  l1_5_k_and_i;
-    reg  l1_5_k_or_i;
-    reg  l1_5_k_xor_i;
+    reg  l1_5_pass_i;
+    reg  l1_5_sum_i;
+    reg  l1_5_max_i;
+    reg  l1_5_and_i;
+    reg  l1_5_or_i;
+    reg  l1_5_xor_i;
     wire  [31:0] l1_5_val_o;
     wire  [63:0] l1_5_mask_o;
     reg  [31:0] l1_6_a_i;
     reg  [31:0] l1_6_b_i;
     reg  [63:0] l1_6_ma_i;
     reg  [63:0] l1_6_mb_i;
-    reg  l1_6_b8_i;
-    reg  l1_6_h16_i;
-    reg  l1_6_k_sum_i;
-    reg  l1_6_k_max_i;
-    reg  l1_6_k_and_i;
-    reg  l1_6_k_or_i;
-    reg  l1_6_k_xor_i;
+    reg  l1_6_pass_i;
+    reg  l1_6_sum_i;
+    reg  l1_6_max_i;
+    reg  l1_6_and_i;
+    reg  l1_6_or_i;
+    reg  l1_6_xor_i;
     wire  [31:0] l1_6_val_o;
     wire  [63:0] l1_6_mask_o;
     reg  [31:0] l1_7_a_i;
     reg  [31:0] l1_7_b_i;
     reg  [63:0] l1_7_ma_i;
     reg  [63:0] l1_7_mb_i;
-    reg  l1_7_b8_i;
-    reg  l1_7_h16_i;
-    reg  l1_7_k_sum_i;
-    reg  l1_7_k_max_i;
-    reg  l1_7_k_and_i;
-    reg  l1_7_k_or_i;
-    reg  l1_7_k_xor_i;
+    reg  l1_7_pass_i;
+    reg  l1_7_sum_i;
+    reg  l1_7_max_i;
+    reg  l1_7_and_i;
+    reg  l1_7_or_i;
+    reg  l1_7_xor_i;
     wire  [31:0] l1_7_val_o;
     wire  [63:0] l1_7_mask_o;
     reg  [31:0] l1_8_a_i;
     reg  [31:0] l1_8_b_i;
     reg  [63:0] l1_8_ma_i;
     reg  [63:0] l1_8_mb_i;
-    reg  l1_8_b8_i;
-    reg  l1_8_h16_i;
-    reg  l1_8_k_sum_i;
-    reg  l1_8_k_max_i;
-    reg  l1_8_k_and_i;
-    reg  l1_8_k_or_i;
-    reg  l1_8_k_xor_i;
+    reg  l1_8_pass_i;
+    reg  l1_8_sum_i;
+    reg  l1_8_max_i;
+    reg  l1_8_and_i;
+    reg  l1_8_or_i;
+    reg  l1_8_xor_i;
     wire  [31:0] l1_8_val_o;
     wire  [63:0] l1_8_mask_o;
     reg  [31:0] l1_9_a_i;
     reg  [31:0] l1_9_b_i;
     reg  [63:0] l1_9_ma_i;
     reg  [63:0] l1_9_mb_i;
-    reg  l1_9_b8_i;
-    reg  l1_9_h16_i;
-    reg  l1_9_k_sum_i;
-    reg  l1_9_k_max_i;
-    reg  l1_9_k_and_i;
-    reg  l1_9_k_or_i;
-    reg  l1_9_k_xor_i;
+    reg  l1_9_pass_i;
+    reg  l1_9_sum_i;
+    reg  l1_9_max_i;
+    reg  l1_9_and_i;
+    reg  l1_9_or_i;
+    reg  l1_9_xor_i;
     wire  [31:0] l1_9_val_o;
     wire  [63:0] l1_9_mask_o;
     reg  [31:0] l1_10_a_i;
     reg  [31:0] l1_10_b_i;
     reg  [63:0] l1_10_ma_i;
     reg  [63:0] l1_10_mb_i;
-    reg  l1_10_b8_i;
-    reg  l1_10_h16_i;
-    reg  l1_10_k_sum_i;
-    reg  l1_10_k_max_i;
-    reg  l1_10_k_and_i;
-    reg  l1_10_k_or_i;
-    reg  l1_10_k_xor_i;
+    reg  l1_10_pass_i;
+    reg  l1_10_sum_i;
+    reg  l1_10_max_i;
+    reg  l1_10_and_i;
+    reg  l1_10_or_i;
+    reg  l1_10_xor_i;
     wire  [31:0] l1_10_val_o;
     wire  [63:0] l1_10_mask_o;
     reg  [31:0] l1_11_a_i;
     reg  [31:0] l1_11_b_i;
     reg  [63:0] l1_11_ma_i;
     reg  [63:0] l1_11_mb_i;
-    reg  l1_11_b8_i;
-    reg  l1_11_h16_i;
-    reg  l1_11_k_sum_i;
-    reg  l1_11_k_max_i;
-    reg  l1_11_k_and_i;
-    reg  l1_11_k_or_i;
-    reg  l1_11_k_xor_i;
+    reg  l1_11_pass_i;
+    reg  l1_11_sum_i;
+    reg  l1_11_max_i;
+    reg  l1_11_and_i;
+    reg  l1_11_or_i;
+    reg  l1_11_xor_i;
     wire  [31:0] l1_11_val_o;
     wire  [63:0] l1_11_mask_o;
     reg  [31:0] l1_12_a_i;
     reg  [31:0] l1_12_b_i;
     reg  [63:0] l1_12_ma_i;
     reg  [63:0] l1_12_mb_i;
-    reg  l1_12_b8_i;
-    reg  l1_12_h16_i;
-    reg  l1_12_k_sum_i;
-    reg  l1_12_k_max_i;
-    reg  l1_12_k_and_i;
-    reg  l1_12_k_or_i;
-    reg  l1_12_k_xor_i;
+    reg  l1_12_pass_i;
+    reg  l1_12_sum_i;
+    reg  l1_12_max_i;
+    reg  l1_12_and_i;
+    reg  l1_12_or_i;
+    reg  l1_12_xor_i;
     wire  [31:0] l1_12_val_o;
     wire  [63:0] l1_12_mask_o;
     reg  [31:0] l1_13_a_i;
     reg  [31:0] l1_13_b_i;
     reg  [63:0] l1_13_ma_i;
     reg  [63:0] l1_13_mb_i;
-    reg  l1_13_b8_i;
-    reg  l1_13_h16_i;
-    reg  l1_13_k_sum_i;
-    reg  l1_13_k_max_i;
-    reg  l1_13_k_and_i;
-    reg  l1_13_k_or_i;
-    reg  l1_13_k_xor_i;
+    reg  l1_13_pass_i;
+    reg  l1_13_sum_i;
+    reg  l1_13_max_i;
+    reg  l1_13_and_i;
+    reg  l1_13_or_i;
+    reg  l1_13_xor_i;
     wire  [31:0] l1_13_val_o;
     wire  [63:0] l1_13_mask_o;
     reg  [31:0] l1_14_a_i;
     reg  [31:0] l1_14_b_i;
     reg  [63:0] l1_14_ma_i;
     reg  [63:0] l1_14_mb_i;
-    reg  l1_14_b8_i;
-    reg  l1_14_h16_i;
-    reg  l1_14_k_sum_i;
-    reg  l1_14_k_max_i;
-    reg  l1_14_k_and_i;
-    reg  l1_14_k_or_i;
-    reg  l1_14_k_xor_i;
+    reg  l1_14_pass_i;
+    reg  l1_14_sum_i;
+    reg  l1_14_max_i;
+    reg  l1_14_and_i;
+    reg  l1_14_or_i;
+    reg  l1_14_xor_i;
     wire  [31:0] l1_14_val_o;
     wire  [63:0] l1_14_mask_o;
     reg  [31:0] l1_15_a_i;
     reg  [31:0] l1_15_b_i;
     reg  [63:0] l1_15_ma_i;
     reg  [63:0] l1_15_mb_i;
-    reg  l1_15_b8_i;
-    reg  l1_15_h16_i;
-    reg  l1_15_k_sum_i;
-    reg  l1_15_k_max_i;
-    reg  l1_15_k_and_i;
-    reg  l1_15_k_or_i;
-    reg  l1_15_k_xor_i;
+    reg  l1_15_pass_i;
+    reg  l1_15_sum_i;
+    reg  l1_15_max_i;
+    reg  l1_15_and_i;
+    reg  l1_15_or_i;
+    reg  l1_15_xor_i;
     wire  [31:0] l1_15_val_o;
     wire  [63:0] l1_15_mask_o;
     reg  [31:0] l1_16_a_i;
     reg  [31:0] l1_16_b_i;
     reg  [63:0] l1_16_ma_i;
     reg  [63:0] l1_16_mb_i;
-    reg  l1_16_b8_i;
-    reg  l1_16_h16_i;
-    reg  l1_16_k_sum_i;
-    reg  l1_16_k_max_i;
-    reg  l1_16_k_and_i;
-    reg  l1_16_k_or_i;
-    reg  l1_16_k_xor_i;
+    reg  l1_16_pass_i;
+    reg  l1_16_sum_i;
+    reg  l1_16_max_i;
+    reg  l1_16_and_i;
+    reg  l1_16_or_i;
+    reg  l1_16_xor_i;
     wire  [31:0] l1_16_val_o;
     wire  [63:0] l1_16_mask_o;
     reg  [31:0] l1_17_a_i;
     reg  [31:0] l1_17_b_i;
     reg  [63:0] l1_17_ma_i;
     reg  [63:0] l1_17_mb_i;
-    reg  l1_17_b8_i;
-    reg  l1_17_h16_i;
-    reg  l1_17_k_sum_i;
-    reg  l1_17_k_max_i;
-    reg  l1_17_k_and_i;
-    reg  l1_17_k_or_i;
-    reg  l1_17_k_xor_i;
+    reg  l1_17_pass_i;
+    reg  l1_17_sum_i;
+    reg  l1_17_max_i;
+    reg  l1_17_and_i;
+    reg  l1_17_or_i;
+    reg  l1_17_xor_i;
     wire  [31:0] l1_17_val_o;
     wire  [63:0] l1_17_mask_o;
     reg  [31:0] l1_18_a_i;
     reg  [31:0] l1_18_b_i;
     reg  [63:0] l1_18_ma_i;
     reg  [63:0] l1_18_mb_i;
-    reg  l1_18_b8_i;
-    reg  l1_18_h16_i;
-    reg  l1_18_k_sum_i;
-    reg  l1_18_k_max_i;
-    reg  l1_18_k_and_i;
-    reg  l1_18_k_or_i;
-    reg  l1_18_k_xor_i;
+    reg  l1_18_pass_i;
+    reg  l1_18_sum_i;
+    reg  l1_18_max_i;
+    reg  l1_18_and_i;
+    reg  l1_18_or_i;
+    reg  l1_18_xor_i;
     wire  [31:0] l1_18_val_o;
     wire  [63:0] l1_18_mask_o;
     reg  [31:0] l1_19_a_i;
     reg  [31:0] l1_19_b_i;
     reg  [63:0] l1_19_ma_i;
     reg  [63:0] l1_19_mb_i;
-    reg  l1_19_b8_i;
-    reg  l1_19_h16_i;
-    reg  l1_19_k_sum_i;
-    reg  l1_19_k_max_i;
-    reg  l1_19_k_and_i;
-    reg  l1_19_k_or_i;
-    reg  l1_19_k_xor_i;
+    reg  l1_19_pass_i;
+    reg  l1_19_sum_i;
+    reg  l1_19_max_i;
+    reg  l1_19_and_i;
+    reg  l1_19_or_i;
+    reg  l1_19_xor_i;
     wire  [31:0] l1_19_val_o;
     wire  [63:0] l1_19_mask_o;
     reg  [31:0] l1_20_a_i;
     reg  [31:0] l1_20_b_i;
     reg  [63:0] l1_20_ma_i;
     reg  [63:0] l1_20_mb_i;
-    reg  l1_20_b8_i;
-    reg  l1_20_h16_i;
-    reg  l1_20_k_sum_i;
-    reg  l1_20_k_max_i;
-    reg  l1_20_k_and_i;
-    reg  l1_20_k_or_i;
-    reg  l1_20_k_xor_i;
+    reg  l1_20_pass_i;
+    reg  l1_20_sum_i;
+    reg  l1_20_max_i;
+    reg  l1_20_and_i;
+    reg  l1_20_or_i;
+    reg  l1_20_xor_i;
     wire  [31:0] l1_20_val_o;
     wire  [63:0] l1_20_mask_o;
     reg  [31:0] l1_21_a_i;
     reg  [31:0] l1_21_b_i;
     reg  [63:0] l1_21_ma_i;
     reg  [63:0] l1_21_mb_i;
-    reg  l1_21_b8_i;
-    reg  l1_21_h16_i;
-    reg  l1_21_k_sum_i;
-    reg  l1_21_k_max_i;
-    reg  l1_21_k_and_i;
-    reg  l1_21_k_or_i;
-    reg  l1_21_k_xor_i;
+    reg  l1_21_pass_i;
+    reg  l1_21_sum_i;
+    reg  l1_21_max_i;
+    reg  l1_21_and_i;
+    reg  l1_21_or_i;
+    reg  l1_21_xor_i;
     wire  [31:0] l1_21_val_o;
     wire  [63:0] l1_21_mask_o;
     reg  [31:0] l1_22_a_i;
     reg  [31:0] l1_22_b_i;
     reg  [63:0] l1_22_ma_i;
     reg  [63:0] l1_22_mb_i;
-    reg  l1_22_b8_i;
-    reg  l1_22_h16_i;
-    reg  l1_22_k_sum_i;
-    reg  l1_22_k_max_i;
-    reg  l1_22_k_and_i;
-    reg  l1_22_k_or_i;
-    reg  l1_22_k_xor_i;
+    reg  l1_22_pass_i;
+    reg  l1_22_sum_i;
+    reg  l1_22_max_i;
+    reg  l1_22_and_i;
+    reg  l1_22_or_i;
+    reg  l1_22_xor_i;
     wire  [31:0] l1_22_val_o;
     wire  [63:0] l1_22_mask_o;
     reg  [31:0] l1_23_a_i;
     reg  [31:0] l1_23_b_i;
     reg  [63:0] l1_23_ma_i;
     reg  [63:0] l1_23_mb_i;
-    reg  l1_23_b8_i;
-    reg  l1_23_h16_i;
-    reg  l1_23_k_sum_i;
-    reg  l1_23_k_max_i;
-    reg  l1_23_k_and_i;
-    reg  l1_23_k_or_i;
-    reg  l1_23_k_xor_i;
+    reg  l1_23_pass_i;
+    reg  l1_23_sum_i;
+    reg  l1_23_max_i;
+    reg  l1_23_and_i;
+    reg  l1_23_or_i;
+    reg  l1_23_xor_i;
     wire  [31:0] l1_23_val_o;
     wire  [63:0] l1_23_mask_o;
     reg  [31:0] l1_24_a_i;
     reg  [31:0] l1_24_b_i;
     reg  [63:0] l1_24_ma_i;
     reg  [63:0] l1_24_mb_i;
-    reg  l1_24_b8_i;
-    reg  l1_24_h16_i;
-    reg  l1_24_k_sum_i;
-    reg  l1_24_k_max_i;
-    reg  l1_24_k_and_i;
-    reg  l1_24_k_or_i;
-    reg  l1_24_k_xor_i;
+    reg  l1_24_pass_i;
+    reg  l1_24_sum_i;
+    reg  l1_24_max_i;
+    reg  l1_24_and_i;
+    reg  l1_24_or_i;
+    reg  l1_24_xor_i;
     wire  [31:0] l1_24_val_o;
     wire  [63:0] l1_24_mask_o;
     reg  [31:0] l1_25_a_i;
     reg  [31:0] l1_25_b_i;
     reg  [63:0] l1_25_ma_i;
     reg  [63:0] l1_25_mb_i;
-    reg  l1_25_b8_i;
-    reg  l1_25_h16_i;
-    reg  l1_25_k_sum_i;
-    reg  l1_25_k_max_i;
-    reg  l1_25_k_and_i;
-    reg  l1_25_k_or_i;
-    reg  l1_25_k_xor_i;
+    reg  l1_25_pass_i;
+    reg  l1_25_sum_i;
+    reg  l1_25_max_i;
+    reg  l1_25_and_i;
+    reg  l1_25_or_i;
+    reg  l1_25_xor_i;
     wire  [31:0] l1_25_val_o;
     wire  [63:0] l1_25_mask_o;
     reg  [31:0] l1_26_a_i;
     reg  [31:0] l1_26_b_i;
     reg  [63:0] l1_26_ma_i;
     reg  [63:0] l1_26_mb_i;
-    reg  l1_26_b8_i;
-    reg  l1_26_h16_i;
-    reg  l1_26_k_sum_i;
-    reg  l1_26_k_max_i;
-    reg  l1_26_k_and_i;
-    reg  l1_26_k_or_i;
-    reg  l1_26_k_xor_i;
+    reg  l1_26_pass_i;
+    reg  l1_26_sum_i;
+    reg  l1_26_max_i;
+    reg  l1_26_and_i;
+    reg  l1_26_or_i;
+    reg  l1_26_xor_i;
     wire  [31:0] l1_26_val_o;
     wire  [63:0] l1_26_mask_o;
     reg  [31:0] l1_27_a_i;
     reg  [31:0] l1_27_b_i;
     reg  [63:0] l1_27_ma_i;
     reg  [63:0] l1_27_mb_i;
-    reg  l1_27_b8_i;
-    reg  l1_27_h16_i;
-    reg  l1_27_k_sum_i;
-    reg  l1_27_k_max_i;
-    reg  l1_27_k_and_i;
-    reg  l1_27_k_or_i;
-    reg  l1_27_k_xor_i;
+    reg  l1_27_pass_i;
+    reg  l1_27_sum_i;
+    reg  l1_27_max_i;
+    reg  l1_27_and_i;
+    reg  l1_27_or_i;
+    reg  l1_27_xor_i;
     wire  [31:0] l1_27_val_o;
     wire  [63:0] l1_27_mask_o;
     reg  [31:0] l1_28_a_i;
     reg  [31:0] l1_28_b_i;
     reg  [63:0] l1_28_ma_i;
     reg  [63:0] l1_28_mb_i;
-    reg  l1_28_b8_i;
-    reg  l1_28_h16_i;
-    reg  l1_28_k_sum_i;
-    reg  l1_28_k_max_i;
-    reg  l1_28_k_and_i;
-    reg  l1_28_k_or_i;
-    reg  l1_28_k_xor_i;
+    reg  l1_28_pass_i;
+    reg  l1_28_sum_i;
+    reg  l1_28_max_i;
+    reg  l1_28_and_i;
+    reg  l1_28_or_i;
+    reg  l1_28_xor_i;
     wire  [31:0] l1_28_val_o;
     wire  [63:0] l1_28_mask_o;
     reg  [31:0] l1_29_a_i;
     reg  [31:0] l1_29_b_i;
     reg  [63:0] l1_29_ma_i;
     reg  [63:0] l1_29_mb_i;
-    reg  l1_29_b8_i;
-    reg  l1_29_h16_i;
-    reg  l1_29_k_sum_i;
-    reg  l1_29_k_max_i;
-    reg  l1_29_k_and_i;
-    reg  l1_29_k_or_i;
-    reg  l1_29_k_xor_i;
+    reg  l1_29_pass_i;
+    reg  l1_29_sum_i;
+    reg  l1_29_max_i;
+    reg  l1_29_and_i;
+    reg  l1_29_or_i;
+    reg  l1_29_xor_i;
     wire  [31:0] l1_29_val_o;
     wire  [63:0] l1_29_mask_o;
     reg  [31:0] l1_30_a_i;
     reg  [31:0] l1_30_b_i;
     reg  [63:0] l1_30_ma_i;
     reg  [63:0] l1_30_mb_i;
-    reg  l1_30_b8_i;
-    reg  l1_30_h16_i;
-    reg  l1_30_k_sum_i;
-    reg  l1_30_k_max_i;
-    reg  l1_30_k_and_i;
-    reg  l1_30_k_or_i;
-    reg  l1_30_k_xor_i;
+    reg  l1_30_pass_i;
+    reg  l1_30_sum_i;
+    reg  l1_30_max_i;
+    reg  l1_30_and_i;
+    reg  l1_30_or_i;
+    reg  l1_30_xor_i;
     wire  [31:0] l1_30_val_o;
     wire  [63:0] l1_30_mask_o;
     reg  [31:0] l1_31_a_i;
     reg  [31:0] l1_31_b_i;
     reg  [63:0] l1_31_ma_i;
     reg  [63:0] l1_31_mb_i;
-    reg  l1_31_b8_i;
-    reg  l1_31_h16_i;
-    reg  l1_31_k_sum_i;
-    reg  l1_31_k_max_i;
-    reg  l1_31_k_and_i;
-    reg  l1_31_k_or_i;
-    reg  l1_31_k_xor_i;
+    reg  l1_31_pass_i;
+    reg  l1_31_sum_i;
+    reg  l1_31_max_i;
+    reg  l1_31_and_i;
+    reg  l1_31_or_i;
+    reg  l1_31_xor_i;
     wire  [31:0] l1_31_val_o;
     wire  [63:0] l1_31_mask_o;
     reg  [31:0] l2_0_a_i;
     reg  [31:0] l2_0_b_i;
     reg  [63:0] l2_0_ma_i;
     reg  [63:0] l2_0_mb_i;
-    reg  l2_0_b8_i;
-    reg  l2_0_h16_i;
-    reg  l2_0_k_sum_i;
-    reg  l2_0_k_max_i;
-    reg  l2_0_k_and_i;
-    reg  l2_0_k_or_i;
-    reg  l2_0_k_xor_i;
+    reg  l2_0_pass_i;
+    reg  l2_0_sum_i;
+    reg  l2_0_max_i;
+    reg  l2_0_and_i;
+    reg  l2_0_or_i;
+    reg  l2_0_xor_i;
     wire  [31:0] l2_0_val_o;
     wire  [63:0] l2_0_mask_o;
     reg  [31:0] l2_1_a_i;
     reg  [31:0] l2_1_b_i;
     reg  [63:0] l2_1_ma_i;
     reg  [63:0] l2_1_mb_i;
-    reg  l2_1_b8_i;
-    reg  l2_1_h16_i;
-    reg  l2_1_k_sum_i;
-    reg  l2_1_k_max_i;
-    reg  l2_1_k_and_i;
-    reg  l2_1_k_or_i;
-    reg  l2_1_k_xor_i;
+    reg  l2_1_pass_i;
+    reg  l2_1_sum_i;
+    reg  l2_1_max_i;
+    reg  l2_1_and_i;
+    reg  l2_1_or_i;
+    reg  l2_1_xor_i;
     wire  [31:0] l2_1_val_o;
     wire  [63:0] l2_1_mask_o;
     reg  [31:0] l2_2_a_i;
     reg  [31:0] l2_2_b_i;
     reg  [63:0] l2_2_ma_i;
     reg  [63:0] l2_2_mb_i;
-    reg  l2_2_b8_i;
-    reg  l2_2_h16_i;
-    reg  l2_2_k_sum_i;
-    reg  l2_2_k_max_i;
-    reg  l2_2_k_and_i;
-    reg  l2_2_k_or_i;
-    reg  l2_2_k_xor_i;
+    reg  l2_2_pass_i;
+    reg  l2_2_sum_i;
+    reg  l2_2_max_i;
+    reg  l2_2_and_i;
+    reg  l2_2_or_i;
+    reg  l2_2_xor_i;
     wire  [31:0] l2_2_val_o;
     wire  [63:0] l2_2_mask_o;
     reg  [31:0] l2_3_a_i;
     reg  [31:0] l2_3_b_i;
     reg  [63:0] l2_3_ma_i;
     reg  [63:0] l2_3_mb_i;
-    reg  l2_3_b8_i;
-    reg  l2_3_h16_i;
-    reg  l2_3_k_sum_i;
-    reg  l2_3_k_max_i;
-    reg  l2_3_k_and_i;
-    reg  l2_3_k_or_i;
-    reg  l2_3_k_xor_i;
+    reg  l2_3_pass_i;
+    reg  l2_3_sum_i;
+    reg  l2_3_max_i;
+    reg  l2_3_and_i;
+    reg  l2_3_or_i;
+    reg  l2_3_xor_i;
     wire  [31:0] l2_3_val_o;
     wire  [63:0] l2_3_mask_o;
     reg  [31:0] l2_4_a_i;
     reg  [31:0] l2_4_b_i;
     reg  [63:0] l2_4_ma_i;
     reg  [63:0] l2_4_mb_i;
-    reg  l2_4_b8_i;
-    reg  l2_4_h16_i;
-    reg  l2_4_k_sum_i;
-    reg  l2_4_k_max_i;
-    reg  l2_4_k_and_i;
-    reg  l2_4_k_or_i;
-    reg  l2_4_k_xor_i;
+    reg  l2_4_pass_i;
+    reg  l2_4_sum_i;
+    reg  l2_4_max_i;
+    reg  l2_4_and_i;
+    reg  l2_4_or_i;
+    reg  l2_4_xor_i;
     wire  [31:0] l2_4_val_o;
     wire  [63:0] l2_4_mask_o;
     reg  [31:0] l2_5_a_i;
     reg  [31:0] l2_5_b_i;
     reg  [63:0] l2_5_ma_i;
     reg  [63:0] l2_5_mb_i;
-    reg  l2_5_b8_i;
-    reg  l2_5_h16_i;
-    reg  l2_5_k_sum_i;
-    reg  l2_5_k_max_i;
-    reg  l2_5_k_and_i;
-    reg  l2_5_k_or_i;
-    reg  l2_5_k_xor_i;
+    reg  l2_5_pass_i;
+    reg  l2_5_sum_i;
+    reg  l2_5_max_i;
+    reg  l2_5_and_i;
+    reg  l2_5_or_i;
+    reg  l2_5_xor_i;
     wire  [31:0] l2_5_val_o;
     wire  [63:0] l2_5_mask_o;
     reg  [31:0] l2_6_a_i;
     reg  [31:0] l2_6_b_i;
     reg  [63:0] l2_6_ma_i;
     reg  [63:0] l2_6_mb_i;
-    reg  l2_6_b8_i;
-    reg  l2_6_h16_i;
-    reg  l2_6_k_sum_i;
-    reg  l2_6_k_max_i;
-    reg  l2_6_k_and_i;
-    reg  l2_6_k_or_i;
-    reg  l2_6_k_xor_i;
+    reg  l2_6_pass_i;
+    reg  l2_6_sum_i;
+    reg  l2_6_max_i;
+    reg  l2_6_and_i;
+    reg  l2_6_or_i;
+    reg  l2_6_xor_i;
     wire  [31:0] l2_6_val_o;
     wire  [63:0] l2_6_mask_o;
     reg  [31:0] l2_7_a_i;
     reg  [31:0] l2_7_b_i;
     reg  [63:0] l2_7_ma_i;
     reg  [63:0] l2_7_mb_i;
-    reg  l2_7_b8_i;
-    reg  l2_7_h16_i;
-    reg  l2_7_k_sum_i;
-    reg  l2_7_k_max_i;
-    reg  l2_7_k_and_i;
-    reg  l2_7_k_or_i;
-    reg  l2_7_k_xor_i;
+    reg  l2_7_pass_i;
+    reg  l2_7_sum_i;
+    reg  l2_7_max_i;
+    reg  l2_7_and_i;
+    reg  l2_7_or_i;
+    reg  l2_7_xor_i;
     wire  [31:0] l2_7_val_o;
     wire  [63:0] l2_7_mask_o;
     reg  [31:0] l2_8_a_i;
     reg  [31:0] l2_8_b_i;
     reg  [63:0] l2_8_ma_i;
     reg  [63:0] l2_8_mb_i;
-    reg  l2_8_b8_i;
-    reg  l2_8_h16_i;
-    reg  l2_8_k_sum_i;
-    reg  l2_8_k_max_i;
-    reg  l2_8_k_and_i;
-    reg  l2_8_k_or_i;
-    reg  l2_8_k_xor_i;
+    reg  l2_8_pass_i;
+    reg  l2_8_sum_i;
+    reg  l2_8_max_i;
+    reg  l2_8_and_i;
+    reg  l2_8_or_i;
+    reg  l2_8_xor_i;
     wire  [31:0] l2_8_val_o;
     wire  [63:0] l2_8_mask_o;
     reg  [31:0] l2_9_a_i;
     reg  [31:0] l2_9_b_i;
     reg  [63:0] l2_9_ma_i;
     reg  [63:0] l2_9_mb_i;
-    reg  l2_9_b8_i;
-    reg  l2_9_h16_i;
-    reg  l2_9_k_sum_i;
-    reg  l2_9_k_max_i;
-    reg  l2_9_k_and_i;
-    reg  l2_9_k_or_i;
-    reg  l2_9_k_xor_i;
+    reg  l2_9_pass_i;
+    reg  l2_9_sum_i;
+    reg  l2_9_max_i;
+    reg  l2_9_and_i;
+    reg  l2_9_or_i;
+    reg  l2_9_xor_i;
     wire  [31:0] l2_9_val_o;
     wire  [63:0] l2_9_mask_o;
     reg  [31:0] l2_10_a_i;
     reg  [31:0] l2_10_b_i;
     reg  [63:0] l2_10_ma_i;
     reg  [63:0] l2_10_mb_i;
-    reg  l2_10_b8_i;
-    reg  l2_10_h16_i;
-    reg  l2_10_k_sum_i;
-    reg  l2_10_k_max_i;
-    reg  l2_10_k_and_i;
-    reg  l2_10_k_or_i;
-    reg  l2_10_k_xor_i;
+    reg  l2_10_pass_i;
+    reg  l2_10_sum_i;
+    reg  l2_10_max_i;
+    reg  l2_10_and_i;
+    reg  l2_10_or_i;
+    reg  l2_10_xor_i;
     wire  [31:0] l2_10_val_o;
     wire  [63:0] l2_10_mask_o;
     reg  [31:0] l2_11_a_i;
     reg  [31:0] l2_11_b_i;
     reg  [63:0] l2_11_ma_i;
     reg  [63:0] l2_11_mb_i;
-    reg  l2_11_b8_i;
-    reg  l2_11_h16_i;
-    reg  l2_11_k_sum_i;
-    reg  l2_11_k_max_i;
-    reg  l2_11_k_and_i;
-    reg  l2_11_k_or_i;
-    reg  l2_11_k_xor_i;
+    reg  l2_11_pass_i;
+    reg  l2_11_sum_i;
+    reg  l2_11_max_i;
+    reg  l2_11_and_i;
+    reg  l2_11_or_i;
+    reg  l2_11_xor_i;
     wire  [31:0] l2_11_val_o;
     wire  [63:0] l2_11_mask_o;
     reg  [31:0] l2_12_a_i;
     reg  [31:0] l2_12_b_i;
     reg  [63:0] l2_12_ma_i;
     reg  [63:0] l2_12_mb_i;
-    reg  l2_12_b8_i;
-    reg  l2_12_h16_i;
-    reg  l2_12_k_sum_i;
-    reg  l2_12_k_max_i;
-    reg  l2_12_k_and_i;
-    reg  l2_12_k_or_i;
-    reg  l2_12_k_xor_i;
+    reg  l2_12_pass_i;
+    reg  l2_12_sum_i;
+    reg  l2_12_max_i;
+    reg  l2_12_and_i;
+    reg  l2_12_or_i;
+    reg  l2_12_xor_i;
     wire  [31:0] l2_12_val_o;
     wire  [63:0] l2_12_mask_o;
     reg  [31:0] l2_13_a_i;
     reg  [31:0] l2_13_b_i;
     reg  [63:0] l2_13_ma_i;
     reg  [63:0] l2_13_mb_i;
-    reg  l2_13_b8_i;
-    reg  l2_13_h16_i;
-    reg  l2_13_k_sum_i;
-    reg  l2_13_k_max_i;
-    reg  l2_13_k_and_i;
-    reg  l2_13_k_or_i;
-    reg  l2_13_k_xor_i;
+    reg  l2_13_pass_i;
+    reg  l2_13_sum_i;
+    reg  l2_13_max_i;
+    reg  l2_13_and_i;
+    reg  l2_13_or_i;
+    reg  l2_13_xor_i;
     wire  [31:0] l2_13_val_o;
     wire  [63:0] l2_13_mask_o;
     reg  [31:0] l2_14_a_i;
     reg  [31:0] l2_14_b_i;
     reg  [63:0] l2_14_ma_i;
     reg  [63:0] l2_14_mb_i;
-    reg  l2_14_b8_i;
-    reg  l2_14_h16_i;
-    reg  l2_14_k_sum_i;
-    reg  l2_14_k_max_i;
-    reg  l2_14_k_and_i;
-    reg  l2_14_k_or_i;
-    reg  l2_14_k_xor_i;
+    reg  l2_14_pass_i;
+    reg  l2_14_sum_i;
+    reg  l2_14_max_i;
+    reg  l2_14_and_i;
+    reg  l2_14_or_i;
+    reg  l2_14_xor_i;
     wire  [31:0] l2_14_val_o;
     wire  [63:0] l2_14_mask_o;
     reg  [31:0] l2_15_a_i;
     reg  [31:0] l2_15_b_i;
     reg  [63:0] l2_15_ma_i;
     reg  [63:0] l2_15_mb_i;
-    reg  l2_15_b8_i;
-    reg  l2_15_h16_i;
-    reg  l2_15_k_sum_i;
-    reg  l2_15_k_max_i;
-    reg  l2_15_k_and_i;
-    reg  l2_15_k_or_i;
-    reg  l2_15_k_xor_i;
+    reg  l2_15_pass_i;
+    reg  l2_15_sum_i;
+    reg  l2_15_max_i;
+    reg  l2_15_and_i;
+    reg  l2_15_or_i;
+    reg  l2_15_xor_i;
     wire  [31:0] l2_15_val_o;
     wire  [63:0] l2_15_mask_o;
     reg  [31:0] s2_val_0_d;
@@ -1122,130 +1071,111 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  [63:0] s2_mask_14_q;
     reg  [63:0] s2_mask_15_d;
     wire  [63:0] s2_mask_15_q;
-    reg  [16:0] s2_ctrl_d;
-    wire  [16:0] s2_ctrl_q;
+    reg  [52:0] s2_ctrl_d;
+    wire  [52:0] s2_ctrl_q;
     reg  s2_valid_d;
     wire  s2_valid_q;
-    reg  [16:0] l3_ctl_ctrl_i;
-    wire  l3_ctl_b8_o;
-    wire  l3_ctl_h16_o;
-    wire  l3_ctl_w32_o;
-    wire  l3_ctl_k_sum_o;
-    wire  l3_ctl_k_max_o;
-    wire  l3_ctl_k_and_o;
-    wire  l3_ctl_k_or_o;
-    wire  l3_ctl_k_xor_o;
-    wire  l3_ctl_sext_o;
-    wire  l3_ctl_saturate_o;
-    wire  l3_ctl_extremum_o;
-    wire  l3_ctl_sflip_o;
-    wire  l3_ctl_minimum_o;
-    wire  l3_ctl_num_o;
-    wire  l3_ctl_has_mask_o;
-    wire  l3_ctl_vbool_fold_o;
-    wire  l3_ctl_predicated_o;
+    reg  [52:0] l3_ctl_ctrl_i;
+    wire  l3_ctl_pass_o;
+    wire  l3_ctl_sum_o;
+    wire  l3_ctl_max_o;
+    wire  l3_ctl_and_o;
+    wire  l3_ctl_or_o;
+    wire  l3_ctl_xor_o;
     reg  [31:0] l3_0_a_i;
     reg  [31:0] l3_0_b_i;
     reg  [63:0] l3_0_ma_i;
     reg  [63:0] l3_0_mb_i;
-    reg  l3_0_b8_i;
-    reg  l3_0_h16_i;
-    reg  l3_0_k_sum_i;
-    reg  l3_0_k_max_i;
-    reg  l3_0_k_and_i;
-    reg  l3_0_k_or_i;
-    reg  l3_0_k_xor_i;
+    reg  l3_0_pass_i;
+    reg  l3_0_sum_i;
+    reg  l3_0_max_i;
+    reg  l3_0_and_i;
+    reg  l3_0_or_i;
+    reg  l3_0_xor_i;
     wire  [31:0] l3_0_val_o;
     wire  [63:0] l3_0_mask_o;
     reg  [31:0] l3_1_a_i;
     reg  [31:0] l3_1_b_i;
     reg  [63:0] l3_1_ma_i;
     reg  [63:0] l3_1_mb_i;
-    reg  l3_1_b8_i;
-    reg  l3_1_h16_i;
-    reg  l3_1_k_sum_i;
-    reg  l3_1_k_max_i;
-    reg  l3_1_k_and_i;
-    reg  l3_1_k_or_i;
-    reg  l3_1_k_xor_i;
+    reg  l3_1_pass_i;
+    reg  l3_1_sum_i;
+    reg  l3_1_max_i;
+    reg  l3_1_and_i;
+    reg  l3_1_or_i;
+    reg  l3_1_xor_i;
     wire  [31:0] l3_1_val_o;
     wire  [63:0] l3_1_mask_o;
     reg  [31:0] l3_2_a_i;
     reg  [31:0] l3_2_b_i;
     reg  [63:0] l3_2_ma_i;
     reg  [63:0] l3_2_mb_i;
-    reg  l3_2_b8_i;
-    reg  l3_2_h16_i;
-    reg  l3_2_k_sum_i;
-    reg  l3_2_k_max_i;
-    reg  l3_2_k_and_i;
-    reg  l3_2_k_or_i;
-    reg  l3_2_k_xor_i;
+    reg  l3_2_pass_i;
+    reg  l3_2_sum_i;
+    reg  l3_2_max_i;
+    reg  l3_2_and_i;
+    reg  l3_2_or_i;
+    reg  l3_2_xor_i;
     wire  [31:0] l3_2_val_o;
     wire  [63:0] l3_2_mask_o;
     reg  [31:0] l3_3_a_i;
     reg  [31:0] l3_3_b_i;
     reg  [63:0] l3_3_ma_i;
     reg  [63:0] l3_3_mb_i;
-    reg  l3_3_b8_i;
-    reg  l3_3_h16_i;
-    reg  l3_3_k_sum_i;
-    reg  l3_3_k_max_i;
-    reg  l3_3_k_and_i;
-    reg  l3_3_k_or_i;
-    reg  l3_3_k_xor_i;
+    reg  l3_3_pass_i;
+    reg  l3_3_sum_i;
+    reg  l3_3_max_i;
+    reg  l3_3_and_i;
+    reg  l3_3_or_i;
+    reg  l3_3_xor_i;
     wire  [31:0] l3_3_val_o;
     wire  [63:0] l3_3_mask_o;
     reg  [31:0] l3_4_a_i;
     reg  [31:0] l3_4_b_i;
     reg  [63:0] l3_4_ma_i;
     reg  [63:0] l3_4_mb_i;
-    reg  l3_4_b8_i;
-    reg  l3_4_h16_i;
-    reg  l3_4_k_sum_i;
-    reg  l3_4_k_max_i;
-    reg  l3_4_k_and_i;
-    reg  l3_4_k_or_i;
-    reg  l3_4_k_xor_i;
+    reg  l3_4_pass_i;
+    reg  l3_4_sum_i;
+    reg  l3_4_max_i;
+    reg  l3_4_and_i;
+    reg  l3_4_or_i;
+    reg  l3_4_xor_i;
     wire  [31:0] l3_4_val_o;
     wire  [63:0] l3_4_mask_o;
     reg  [31:0] l3_5_a_i;
     reg  [31:0] l3_5_b_i;
     reg  [63:0] l3_5_ma_i;
     reg  [63:0] l3_5_mb_i;
-    reg  l3_5_b8_i;
-    reg  l3_5_h16_i;
-    reg  l3_5_k_sum_i;
-    reg  l3_5_k_max_i;
-    reg  l3_5_k_and_i;
-    reg  l3_5_k_or_i;
-    reg  l3_5_k_xor_i;
+    reg  l3_5_pass_i;
+    reg  l3_5_sum_i;
+    reg  l3_5_max_i;
+    reg  l3_5_and_i;
+    reg  l3_5_or_i;
+    reg  l3_5_xor_i;
     wire  [31:0] l3_5_val_o;
     wire  [63:0] l3_5_mask_o;
     reg  [31:0] l3_6_a_i;
     reg  [31:0] l3_6_b_i;
     reg  [63:0] l3_6_ma_i;
     reg  [63:0] l3_6_mb_i;
-    reg  l3_6_b8_i;
-    reg  l3_6_h16_i;
-    reg  l3_6_k_sum_i;
-    reg  l3_6_k_max_i;
-    reg  l3_6_k_and_i;
-    reg  l3_6_k_or_i;
-    reg  l3_6_k_xor_i;
+    reg  l3_6_pass_i;
+    reg  l3_6_sum_i;
+    reg  l3_6_max_i;
+    reg  l3_6_and_i;
+    reg  l3_6_or_i;
+    reg  l3_6_xor_i;
     wire  [31:0] l3_6_val_o;
     wire  [63:0] l3_6_mask_o;
     reg  [31:0] l3_7_a_i;
     reg  [31:0] l3_7_b_i;
     reg  [63:0] l3_7_ma_i;
     reg  [63:0] l3_7_mb_i;
-    reg  l3_7_b8_i;
-    reg  l3_7_h16_i;
-    reg  l3_7_k_sum_i;
-    reg  l3_7_k_max_i;
-    reg  l3_7_k_and_i;
-    reg  l3_7_k_or_i;
-    reg  l3_7_k_xor_i;
+    reg  l3_7_pass_i;
+    reg  l3_7_sum_i;
+    reg  l3_7_max_i;
+    reg  l3_7_and_i;
+    reg  l3_7_or_i;
+    reg  l3_7_xor_i;
     wire  [31:0] l3_7_val_o;
     wire  [63:0] l3_7_mask_o;
     reg  [31:0] s3_val_0_d;
@@ -1280,78 +1210,63 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  [63:0] s3_mask_6_q;
     reg  [63:0] s3_mask_7_d;
     wire  [63:0] s3_mask_7_q;
-    reg  [16:0] s3_ctrl_d;
-    wire  [16:0] s3_ctrl_q;
+    reg  [52:0] s3_ctrl_d;
+    wire  [52:0] s3_ctrl_q;
     reg  s3_valid_d;
     wire  s3_valid_q;
-    reg  [16:0] l4_ctl_ctrl_i;
-    wire  l4_ctl_b8_o;
-    wire  l4_ctl_h16_o;
-    wire  l4_ctl_w32_o;
-    wire  l4_ctl_k_sum_o;
-    wire  l4_ctl_k_max_o;
-    wire  l4_ctl_k_and_o;
-    wire  l4_ctl_k_or_o;
-    wire  l4_ctl_k_xor_o;
-    wire  l4_ctl_sext_o;
-    wire  l4_ctl_saturate_o;
-    wire  l4_ctl_extremum_o;
-    wire  l4_ctl_sflip_o;
-    wire  l4_ctl_minimum_o;
-    wire  l4_ctl_num_o;
-    wire  l4_ctl_has_mask_o;
-    wire  l4_ctl_vbool_fold_o;
-    wire  l4_ctl_predicated_o;
+    reg  [52:0] l4_ctl_ctrl_i;
+    wire  l4_ctl_pass_o;
+    wire  l4_ctl_sum_o;
+    wire  l4_ctl_max_o;
+    wire  l4_ctl_and_o;
+    wire  l4_ctl_or_o;
+    wire  l4_ctl_xor_o;
     reg  [31:0] l4_0_a_i;
     reg  [31:0] l4_0_b_i;
     reg  [63:0] l4_0_ma_i;
     reg  [63:0] l4_0_mb_i;
-    reg  l4_0_b8_i;
-    reg  l4_0_h16_i;
-    reg  l4_0_k_sum_i;
-    reg  l4_0_k_max_i;
-    reg  l4_0_k_and_i;
-    reg  l4_0_k_or_i;
-    reg  l4_0_k_xor_i;
+    reg  l4_0_pass_i;
+    reg  l4_0_sum_i;
+    reg  l4_0_max_i;
+    reg  l4_0_and_i;
+    reg  l4_0_or_i;
+    reg  l4_0_xor_i;
     wire  [31:0] l4_0_val_o;
     wire  [63:0] l4_0_mask_o;
     reg  [31:0] l4_1_a_i;
     reg  [31:0] l4_1_b_i;
     reg  [63:0] l4_1_ma_i;
     reg  [63:0] l4_1_mb_i;
-    reg  l4_1_b8_i;
-    reg  l4_1_h16_i;
-    reg  l4_1_k_sum_i;
-    reg  l4_1_k_max_i;
-    reg  l4_1_k_and_i;
-    reg  l4_1_k_or_i;
-    reg  l4_1_k_xor_i;
+    reg  l4_1_pass_i;
+    reg  l4_1_sum_i;
+    reg  l4_1_max_i;
+    reg  l4_1_and_i;
+    reg  l4_1_or_i;
+    reg  l4_1_xor_i;
     wire  [31:0] l4_1_val_o;
     wire  [63:0] l4_1_mask_o;
     reg  [31:0] l4_2_a_i;
     reg  [31:0] l4_2_b_i;
     reg  [63:0] l4_2_ma_i;
     reg  [63:0] l4_2_mb_i;
-    reg  l4_2_b8_i;
-    reg  l4_2_h16_i;
-    reg  l4_2_k_sum_i;
-    reg  l4_2_k_max_i;
-    reg  l4_2_k_and_i;
-    reg  l4_2_k_or_i;
-    reg  l4_2_k_xor_i;
+    reg  l4_2_pass_i;
+    reg  l4_2_sum_i;
+    reg  l4_2_max_i;
+    reg  l4_2_and_i;
+    reg  l4_2_or_i;
+    reg  l4_2_xor_i;
     wire  [31:0] l4_2_val_o;
     wire  [63:0] l4_2_mask_o;
     reg  [31:0] l4_3_a_i;
     reg  [31:0] l4_3_b_i;
     reg  [63:0] l4_3_ma_i;
     reg  [63:0] l4_3_mb_i;
-    reg  l4_3_b8_i;
-    reg  l4_3_h16_i;
-    reg  l4_3_k_sum_i;
-    reg  l4_3_k_max_i;
-    reg  l4_3_k_and_i;
-    reg  l4_3_k_or_i;
-    reg  l4_3_k_xor_i;
+    reg  l4_3_pass_i;
+    reg  l4_3_sum_i;
+    reg  l4_3_max_i;
+    reg  l4_3_and_i;
+    reg  l4_3_or_i;
+    reg  l4_3_xor_i;
     wire  [31:0] l4_3_val_o;
     wire  [63:0] l4_3_mask_o;
     reg  [31:0] s4_val_0_d;
@@ -1370,52 +1285,39 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  [63:0] s4_mask_2_q;
     reg  [63:0] s4_mask_3_d;
     wire  [63:0] s4_mask_3_q;
-    reg  [16:0] s4_ctrl_d;
-    wire  [16:0] s4_ctrl_q;
+    reg  [52:0] s4_ctrl_d;
+    wire  [52:0] s4_ctrl_q;
     reg  s4_valid_d;
     wire  s4_valid_q;
-    reg  [16:0] l5_ctl_ctrl_i;
-    wire  l5_ctl_b8_o;
-    wire  l5_ctl_h16_o;
-    wire  l5_ctl_w32_o;
-    wire  l5_ctl_k_sum_o;
-    wire  l5_ctl_k_max_o;
-    wire  l5_ctl_k_and_o;
-    wire  l5_ctl_k_or_o;
-    wire  l5_ctl_k_xor_o;
-    wire  l5_ctl_sext_o;
-    wire  l5_ctl_saturate_o;
-    wire  l5_ctl_extremum_o;
-    wire  l5_ctl_sflip_o;
-    wire  l5_ctl_minimum_o;
-    wire  l5_ctl_num_o;
-    wire  l5_ctl_has_mask_o;
-    wire  l5_ctl_vbool_fold_o;
-    wire  l5_ctl_predicated_o;
+    reg  [52:0] l5_ctl_ctrl_i;
+    wire  l5_ctl_pass_o;
+    wire  l5_ctl_sum_o;
+    wire  l5_ctl_max_o;
+    wire  l5_ctl_and_o;
+    wire  l5_ctl_or_o;
+    wire  l5_ctl_xor_o;
     reg  [31:0] l5_0_a_i;
     reg  [31:0] l5_0_b_i;
     reg  [63:0] l5_0_ma_i;
     reg  [63:0] l5_0_mb_i;
-    reg  l5_0_b8_i;
-    reg  l5_0_h16_i;
-    reg  l5_0_k_sum_i;
-    reg  l5_0_k_max_i;
-    reg  l5_0_k_and_i;
-    reg  l5_0_k_or_i;
-    reg  l5_0_k_xor_i;
+    reg  l5_0_pass_i;
+    reg  l5_0_sum_i;
+    reg  l5_0_max_i;
+    reg  l5_0_and_i;
+    reg  l5_0_or_i;
+    reg  l5_0_xor_i;
     wire  [31:0] l5_0_val_o;
     wire  [63:0] l5_0_mask_o;
     reg  [31:0] l5_1_a_i;
     reg  [31:0] l5_1_b_i;
     reg  [63:0] l5_1_ma_i;
     reg  [63:0] l5_1_mb_i;
-    reg  l5_1_b8_i;
-    reg  l5_1_h16_i;
-    reg  l5_1_k_sum_i;
-    reg  l5_1_k_max_i;
-    reg  l5_1_k_and_i;
-    reg  l5_1_k_or_i;
-    reg  l5_1_k_xor_i;
+    reg  l5_1_pass_i;
+    reg  l5_1_sum_i;
+    reg  l5_1_max_i;
+    reg  l5_1_and_i;
+    reg  l5_1_or_i;
+    reg  l5_1_xor_i;
     wire  [31:0] l5_1_val_o;
     wire  [63:0] l5_1_mask_o;
     reg  [31:0] s5_val_0_d;
@@ -1426,10 +1328,17 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  [63:0] s5_mask_0_q;
     reg  [63:0] s5_mask_1_d;
     wire  [63:0] s5_mask_1_q;
-    reg  [16:0] s5_ctrl_d;
-    wire  [16:0] s5_ctrl_q;
+    reg  [52:0] s5_ctrl_d;
+    wire  [52:0] s5_ctrl_q;
     reg  s5_valid_d;
     wire  s5_valid_q;
+    reg  [52:0] l6_ctl_ctrl_i;
+    wire  l6_ctl_pass_o;
+    wire  l6_ctl_sum_o;
+    wire  l6_ctl_max_o;
+    wire  l6_ctl_and_o;
+    wire  l6_ctl_or_o;
+    wire  l6_ctl_xor_o;
     reg  [16:0] out_ctl_ctrl_i;
     wire  out_ctl_b8_o;
     wire  out_ctl_h16_o;
@@ -1452,13 +1361,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  [31:0] l6_b_i;
     reg  [63:0] l6_ma_i;
     reg  [63:0] l6_mb_i;
-    reg  l6_b8_i;
-    reg  l6_h16_i;
-    reg  l6_k_sum_i;
-    reg  l6_k_max_i;
-    reg  l6_k_and_i;
-    reg  l6_k_or_i;
-    reg  l6_k_xor_i;
+    reg  l6_pass_i;
+    reg  l6_sum_i;
+    reg  l6_max_i;
+    reg  l6_and_i;
+    reg  l6_or_i;
+    reg  l6_xor_i;
     wire  [31:0] l6_val_o;
     wire  [63:0] l6_mask_o;
     reg  [31:0] format_root_i;
@@ -1487,7 +1395,8 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     // Sub module instances
     crosslane_reduce_every2_op_decode in_dec(
         .op_i(in_dec_op_i),
-        .ctrl_o(in_dec_ctrl_o)
+        .ctrl_o(in_dec_ctrl_o),
+        .leaf_o(in_dec_leaf_o)
     );
     crosslane_reduce_every2_controls in_ctl(
         .ctrl_i(in_ctl_ctrl_i),
@@ -1909,7 +1818,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(in_act_15_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_reg17 in_ctrl(
+    crosslane_reduce_every2_reg53 in_ctrl(
         .d(in_ctrl_d),
         .q(in_ctrl_q),
         .clock(clk_i)
@@ -1919,743 +1828,693 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(in_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_controls l1_ctl(
+    crosslane_reduce_every2_node_controls #(.pass_at(6'b10001), .sum_at(6'b10010), .max_at(6'b10011), .and_at(6'b10100), .or_at(6'b10101), .xor_at(6'b10110)) l1_ctl(
         .ctrl_i(l1_ctl_ctrl_i),
-        .b8_o(l1_ctl_b8_o),
-        .h16_o(l1_ctl_h16_o),
-        .w32_o(l1_ctl_w32_o),
-        .k_sum_o(l1_ctl_k_sum_o),
-        .k_max_o(l1_ctl_k_max_o),
-        .k_and_o(l1_ctl_k_and_o),
-        .k_or_o(l1_ctl_k_or_o),
-        .k_xor_o(l1_ctl_k_xor_o),
-        .sext_o(l1_ctl_sext_o),
-        .saturate_o(l1_ctl_saturate_o),
-        .extremum_o(l1_ctl_extremum_o),
-        .sflip_o(l1_ctl_sflip_o),
-        .minimum_o(l1_ctl_minimum_o),
-        .num_o(l1_ctl_num_o),
-        .has_mask_o(l1_ctl_has_mask_o),
-        .vbool_fold_o(l1_ctl_vbool_fold_o),
-        .predicated_o(l1_ctl_predicated_o)
+        .pass_o(l1_ctl_pass_o),
+        .sum_o(l1_ctl_sum_o),
+        .max_o(l1_ctl_max_o),
+        .and_o(l1_ctl_and_o),
+        .or_o(l1_ctl_or_o),
+        .xor_o(l1_ctl_xor_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
+    crosslane_reduce_every2_node_controls #(.pass_at(6'b10111), .sum_at(6'b11000), .max_at(6'b11001), .and_at(6'b11010), .or_at(6'b11011), .xor_at(6'b11100)) l2_ctl(
+        .ctrl_i(l2_ctl_ctrl_i),
+        .pass_o(l2_ctl_pass_o),
+        .sum_o(l2_ctl_sum_o),
+        .max_o(l2_ctl_max_o),
+        .and_o(l2_ctl_and_o),
+        .or_o(l2_ctl_or_o),
+        .xor_o(l2_ctl_xor_o)
+    );
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
         .a_i(l1_0_a_i),
         .b_i(l1_0_b_i),
         .ma_i(l1_0_ma_i),
         .mb_i(l1_0_mb_i),
-        .b8_i(l1_0_b8_i),
-        .h16_i(l1_0_h16_i),
-        .k_sum_i(l1_0_k_sum_i),
-        .k_max_i(l1_0_k_max_i),
-        .k_and_i(l1_0_k_and_i),
-        .k_or_i(l1_0_k_or_i),
-        .k_xor_i(l1_0_k_xor_i),
+        .pass_i(l1_0_pass_i),
+        .sum_i(l1_0_sum_i),
+        .max_i(l1_0_max_i),
+        .and_i(l1_0_and_i),
+        .or_i(l1_0_or_i),
+        .xor_i(l1_0_xor_i),
         .val_o(l1_0_val_o),
         .mask_o(l1_0_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_1(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_1(
         .a_i(l1_1_a_i),
         .b_i(l1_1_b_i),
         .ma_i(l1_1_ma_i),
         .mb_i(l1_1_mb_i),
-        .b8_i(l1_1_b8_i),
-        .h16_i(l1_1_h16_i),
-        .k_sum_i(l1_1_k_sum_i),
-        .k_max_i(l1_1_k_max_i),
-        .k_and_i(l1_1_k_and_i),
-        .k_or_i(l1_1_k_or_i),
-        .k_xor_i(l1_1_k_xor_i),
+        .pass_i(l1_1_pass_i),
+        .sum_i(l1_1_sum_i),
+        .max_i(l1_1_max_i),
+        .and_i(l1_1_and_i),
+        .or_i(l1_1_or_i),
+        .xor_i(l1_1_xor_i),
         .val_o(l1_1_val_o),
         .mask_o(l1_1_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_2(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_2(
         .a_i(l1_2_a_i),
         .b_i(l1_2_b_i),
         .ma_i(l1_2_ma_i),
         .mb_i(l1_2_mb_i),
-        .b8_i(l1_2_b8_i),
-        .h16_i(l1_2_h16_i),
-        .k_sum_i(l1_2_k_sum_i),
-        .k_max_i(l1_2_k_max_i),
-        .k_and_i(l1_2_k_and_i),
-        .k_or_i(l1_2_k_or_i),
-        .k_xor_i(l1_2_k_xor_i),
+        .pass_i(l1_2_pass_i),
+        .sum_i(l1_2_sum_i),
+        .max_i(l1_2_max_i),
+        .and_i(l1_2_and_i),
+        .or_i(l1_2_or_i),
+        .xor_i(l1_2_xor_i),
         .val_o(l1_2_val_o),
         .mask_o(l1_2_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_3(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_3(
         .a_i(l1_3_a_i),
         .b_i(l1_3_b_i),
         .ma_i(l1_3_ma_i),
         .mb_i(l1_3_mb_i),
-        .b8_i(l1_3_b8_i),
-        .h16_i(l1_3_h16_i),
-        .k_sum_i(l1_3_k_sum_i),
-        .k_max_i(l1_3_k_max_i),
-        .k_and_i(l1_3_k_and_i),
-        .k_or_i(l1_3_k_or_i),
-        .k_xor_i(l1_3_k_xor_i),
+        .pass_i(l1_3_pass_i),
+        .sum_i(l1_3_sum_i),
+        .max_i(l1_3_max_i),
+        .and_i(l1_3_and_i),
+        .or_i(l1_3_or_i),
+        .xor_i(l1_3_xor_i),
         .val_o(l1_3_val_o),
         .mask_o(l1_3_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_4(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_4(
         .a_i(l1_4_a_i),
         .b_i(l1_4_b_i),
         .ma_i(l1_4_ma_i),
         .mb_i(l1_4_mb_i),
-        .b8_i(l1_4_b8_i),
-        .h16_i(l1_4_h16_i),
-        .k_sum_i(l1_4_k_sum_i),
-        .k_max_i(l1_4_k_max_i),
-        .k_and_i(l1_4_k_and_i),
-        .k_or_i(l1_4_k_or_i),
-        .k_xor_i(l1_4_k_xor_i),
+        .pass_i(l1_4_pass_i),
+        .sum_i(l1_4_sum_i),
+        .max_i(l1_4_max_i),
+        .and_i(l1_4_and_i),
+        .or_i(l1_4_or_i),
+        .xor_i(l1_4_xor_i),
         .val_o(l1_4_val_o),
         .mask_o(l1_4_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_5(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_5(
         .a_i(l1_5_a_i),
         .b_i(l1_5_b_i),
         .ma_i(l1_5_ma_i),
         .mb_i(l1_5_mb_i),
-        .b8_i(l1_5_b8_i),
-        .h16_i(l1_5_h16_i),
-        .k_sum_i(l1_5_k_sum_i),
-        .k_max_i(l1_5_k_max_i),
-        .k_and_i(l1_5_k_and_i),
-        .k_or_i(l1_5_k_or_i),
-        .k_xor_i(l1_5_k_xor_i),
+        .pass_i(l1_5_pass_i),
+        .sum_i(l1_5_sum_i),
+        .max_i(l1_5_max_i),
+        .and_i(l1_5_and_i),
+        .or_i(l1_5_or_i),
+        .xor_i(l1_5_xor_i),
         .val_o(l1_5_val_o),
         .mask_o(l1_5_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_6(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_6(
         .a_i(l1_6_a_i),
         .b_i(l1_6_b_i),
         .ma_i(l1_6_ma_i),
         .mb_i(l1_6_mb_i),
-        .b8_i(l1_6_b8_i),
-        .h16_i(l1_6_h16_i),
-        .k_sum_i(l1_6_k_sum_i),
-        .k_max_i(l1_6_k_max_i),
-        .k_and_i(l1_6_k_and_i),
-        .k_or_i(l1_6_k_or_i),
-        .k_xor_i(l1_6_k_xor_i),
+        .pass_i(l1_6_pass_i),
+        .sum_i(l1_6_sum_i),
+        .max_i(l1_6_max_i),
+        .and_i(l1_6_and_i),
+        .or_i(l1_6_or_i),
+        .xor_i(l1_6_xor_i),
         .val_o(l1_6_val_o),
         .mask_o(l1_6_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_7(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_7(
         .a_i(l1_7_a_i),
         .b_i(l1_7_b_i),
         .ma_i(l1_7_ma_i),
         .mb_i(l1_7_mb_i),
-        .b8_i(l1_7_b8_i),
-        .h16_i(l1_7_h16_i),
-        .k_sum_i(l1_7_k_sum_i),
-        .k_max_i(l1_7_k_max_i),
-        .k_and_i(l1_7_k_and_i),
-        .k_or_i(l1_7_k_or_i),
-        .k_xor_i(l1_7_k_xor_i),
+        .pass_i(l1_7_pass_i),
+        .sum_i(l1_7_sum_i),
+        .max_i(l1_7_max_i),
+        .and_i(l1_7_and_i),
+        .or_i(l1_7_or_i),
+        .xor_i(l1_7_xor_i),
         .val_o(l1_7_val_o),
         .mask_o(l1_7_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_8(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_8(
         .a_i(l1_8_a_i),
         .b_i(l1_8_b_i),
         .ma_i(l1_8_ma_i),
         .mb_i(l1_8_mb_i),
-        .b8_i(l1_8_b8_i),
-        .h16_i(l1_8_h16_i),
-        .k_sum_i(l1_8_k_sum_i),
-        .k_max_i(l1_8_k_max_i),
-        .k_and_i(l1_8_k_and_i),
-        .k_or_i(l1_8_k_or_i),
-        .k_xor_i(l1_8_k_xor_i),
+        .pass_i(l1_8_pass_i),
+        .sum_i(l1_8_sum_i),
+        .max_i(l1_8_max_i),
+        .and_i(l1_8_and_i),
+        .or_i(l1_8_or_i),
+        .xor_i(l1_8_xor_i),
         .val_o(l1_8_val_o),
         .mask_o(l1_8_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_9(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_9(
         .a_i(l1_9_a_i),
         .b_i(l1_9_b_i),
         .ma_i(l1_9_ma_i),
         .mb_i(l1_9_mb_i),
-        .b8_i(l1_9_b8_i),
-        .h16_i(l1_9_h16_i),
-        .k_sum_i(l1_9_k_sum_i),
-        .k_max_i(l1_9_k_max_i),
-        .k_and_i(l1_9_k_and_i),
-        .k_or_i(l1_9_k_or_i),
-        .k_xor_i(l1_9_k_xor_i),
+        .pass_i(l1_9_pass_i),
+        .sum_i(l1_9_sum_i),
+        .max_i(l1_9_max_i),
+        .and_i(l1_9_and_i),
+        .or_i(l1_9_or_i),
+        .xor_i(l1_9_xor_i),
         .val_o(l1_9_val_o),
         .mask_o(l1_9_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_10(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_10(
         .a_i(l1_10_a_i),
         .b_i(l1_10_b_i),
         .ma_i(l1_10_ma_i),
         .mb_i(l1_10_mb_i),
-        .b8_i(l1_10_b8_i),
-        .h16_i(l1_10_h16_i),
-        .k_sum_i(l1_10_k_sum_i),
-        .k_max_i(l1_10_k_max_i),
-        .k_and_i(l1_10_k_and_i),
-        .k_or_i(l1_10_k_or_i),
-        .k_xor_i(l1_10_k_xor_i),
+        .pass_i(l1_10_pass_i),
+        .sum_i(l1_10_sum_i),
+        .max_i(l1_10_max_i),
+        .and_i(l1_10_and_i),
+        .or_i(l1_10_or_i),
+        .xor_i(l1_10_xor_i),
         .val_o(l1_10_val_o),
         .mask_o(l1_10_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_11(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_11(
         .a_i(l1_11_a_i),
         .b_i(l1_11_b_i),
         .ma_i(l1_11_ma_i),
         .mb_i(l1_11_mb_i),
-        .b8_i(l1_11_b8_i),
-        .h16_i(l1_11_h16_i),
-        .k_sum_i(l1_11_k_sum_i),
-        .k_max_i(l1_11_k_max_i),
-        .k_and_i(l1_11_k_and_i),
-        .k_or_i(l1_11_k_or_i),
-        .k_xor_i(l1_11_k_xor_i),
+        .pass_i(l1_11_pass_i),
+        .sum_i(l1_11_sum_i),
+        .max_i(l1_11_max_i),
+        .and_i(l1_11_and_i),
+        .or_i(l1_11_or_i),
+        .xor_i(l1_11_xor_i),
         .val_o(l1_11_val_o),
         .mask_o(l1_11_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_12(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_12(
         .a_i(l1_12_a_i),
         .b_i(l1_12_b_i),
         .ma_i(l1_12_ma_i),
         .mb_i(l1_12_mb_i),
-        .b8_i(l1_12_b8_i),
-        .h16_i(l1_12_h16_i),
-        .k_sum_i(l1_12_k_sum_i),
-        .k_max_i(l1_12_k_max_i),
-        .k_and_i(l1_12_k_and_i),
-        .k_or_i(l1_12_k_or_i),
-        .k_xor_i(l1_12_k_xor_i),
+        .pass_i(l1_12_pass_i),
+        .sum_i(l1_12_sum_i),
+        .max_i(l1_12_max_i),
+        .and_i(l1_12_and_i),
+        .or_i(l1_12_or_i),
+        .xor_i(l1_12_xor_i),
         .val_o(l1_12_val_o),
         .mask_o(l1_12_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_13(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_13(
         .a_i(l1_13_a_i),
         .b_i(l1_13_b_i),
         .ma_i(l1_13_ma_i),
         .mb_i(l1_13_mb_i),
-        .b8_i(l1_13_b8_i),
-        .h16_i(l1_13_h16_i),
-        .k_sum_i(l1_13_k_sum_i),
-        .k_max_i(l1_13_k_max_i),
-        .k_and_i(l1_13_k_and_i),
-        .k_or_i(l1_13_k_or_i),
-        .k_xor_i(l1_13_k_xor_i),
+        .pass_i(l1_13_pass_i),
+        .sum_i(l1_13_sum_i),
+        .max_i(l1_13_max_i),
+        .and_i(l1_13_and_i),
+        .or_i(l1_13_or_i),
+        .xor_i(l1_13_xor_i),
         .val_o(l1_13_val_o),
         .mask_o(l1_13_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_14(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_14(
         .a_i(l1_14_a_i),
         .b_i(l1_14_b_i),
         .ma_i(l1_14_ma_i),
         .mb_i(l1_14_mb_i),
-        .b8_i(l1_14_b8_i),
-        .h16_i(l1_14_h16_i),
-        .k_sum_i(l1_14_k_sum_i),
-        .k_max_i(l1_14_k_max_i),
-        .k_and_i(l1_14_k_and_i),
-        .k_or_i(l1_14_k_or_i),
-        .k_xor_i(l1_14_k_xor_i),
+        .pass_i(l1_14_pass_i),
+        .sum_i(l1_14_sum_i),
+        .max_i(l1_14_max_i),
+        .and_i(l1_14_and_i),
+        .or_i(l1_14_or_i),
+        .xor_i(l1_14_xor_i),
         .val_o(l1_14_val_o),
         .mask_o(l1_14_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_15(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_15(
         .a_i(l1_15_a_i),
         .b_i(l1_15_b_i),
         .ma_i(l1_15_ma_i),
         .mb_i(l1_15_mb_i),
-        .b8_i(l1_15_b8_i),
-        .h16_i(l1_15_h16_i),
-        .k_sum_i(l1_15_k_sum_i),
-        .k_max_i(l1_15_k_max_i),
-        .k_and_i(l1_15_k_and_i),
-        .k_or_i(l1_15_k_or_i),
-        .k_xor_i(l1_15_k_xor_i),
+        .pass_i(l1_15_pass_i),
+        .sum_i(l1_15_sum_i),
+        .max_i(l1_15_max_i),
+        .and_i(l1_15_and_i),
+        .or_i(l1_15_or_i),
+        .xor_i(l1_15_xor_i),
         .val_o(l1_15_val_o),
         .mask_o(l1_15_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_16(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_16(
         .a_i(l1_16_a_i),
         .b_i(l1_16_b_i),
         .ma_i(l1_16_ma_i),
         .mb_i(l1_16_mb_i),
-        .b8_i(l1_16_b8_i),
-        .h16_i(l1_16_h16_i),
-        .k_sum_i(l1_16_k_sum_i),
-        .k_max_i(l1_16_k_max_i),
-        .k_and_i(l1_16_k_and_i),
-        .k_or_i(l1_16_k_or_i),
-        .k_xor_i(l1_16_k_xor_i),
+        .pass_i(l1_16_pass_i),
+        .sum_i(l1_16_sum_i),
+        .max_i(l1_16_max_i),
+        .and_i(l1_16_and_i),
+        .or_i(l1_16_or_i),
+        .xor_i(l1_16_xor_i),
         .val_o(l1_16_val_o),
         .mask_o(l1_16_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_17(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_17(
         .a_i(l1_17_a_i),
         .b_i(l1_17_b_i),
         .ma_i(l1_17_ma_i),
         .mb_i(l1_17_mb_i),
-        .b8_i(l1_17_b8_i),
-        .h16_i(l1_17_h16_i),
-        .k_sum_i(l1_17_k_sum_i),
-        .k_max_i(l1_17_k_max_i),
-        .k_and_i(l1_17_k_and_i),
-        .k_or_i(l1_17_k_or_i),
-        .k_xor_i(l1_17_k_xor_i),
+        .pass_i(l1_17_pass_i),
+        .sum_i(l1_17_sum_i),
+        .max_i(l1_17_max_i),
+        .and_i(l1_17_and_i),
+        .or_i(l1_17_or_i),
+        .xor_i(l1_17_xor_i),
         .val_o(l1_17_val_o),
         .mask_o(l1_17_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_18(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_18(
         .a_i(l1_18_a_i),
         .b_i(l1_18_b_i),
         .ma_i(l1_18_ma_i),
         .mb_i(l1_18_mb_i),
-        .b8_i(l1_18_b8_i),
-        .h16_i(l1_18_h16_i),
-        .k_sum_i(l1_18_k_sum_i),
-        .k_max_i(l1_18_k_max_i),
-        .k_and_i(l1_18_k_and_i),
-        .k_or_i(l1_18_k_or_i),
-        .k_xor_i(l1_18_k_xor_i),
+        .pass_i(l1_18_pass_i),
+        .sum_i(l1_18_sum_i),
+        .max_i(l1_18_max_i),
+        .and_i(l1_18_and_i),
+        .or_i(l1_18_or_i),
+        .xor_i(l1_18_xor_i),
         .val_o(l1_18_val_o),
         .mask_o(l1_18_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_19(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_19(
         .a_i(l1_19_a_i),
         .b_i(l1_19_b_i),
         .ma_i(l1_19_ma_i),
         .mb_i(l1_19_mb_i),
-        .b8_i(l1_19_b8_i),
-        .h16_i(l1_19_h16_i),
-        .k_sum_i(l1_19_k_sum_i),
-        .k_max_i(l1_19_k_max_i),
-        .k_and_i(l1_19_k_and_i),
-        .k_or_i(l1_19_k_or_i),
-        .k_xor_i(l1_19_k_xor_i),
+        .pass_i(l1_19_pass_i),
+        .sum_i(l1_19_sum_i),
+        .max_i(l1_19_max_i),
+        .and_i(l1_19_and_i),
+        .or_i(l1_19_or_i),
+        .xor_i(l1_19_xor_i),
         .val_o(l1_19_val_o),
         .mask_o(l1_19_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_20(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_20(
         .a_i(l1_20_a_i),
         .b_i(l1_20_b_i),
         .ma_i(l1_20_ma_i),
         .mb_i(l1_20_mb_i),
-        .b8_i(l1_20_b8_i),
-        .h16_i(l1_20_h16_i),
-        .k_sum_i(l1_20_k_sum_i),
-        .k_max_i(l1_20_k_max_i),
-        .k_and_i(l1_20_k_and_i),
-        .k_or_i(l1_20_k_or_i),
-        .k_xor_i(l1_20_k_xor_i),
+        .pass_i(l1_20_pass_i),
+        .sum_i(l1_20_sum_i),
+        .max_i(l1_20_max_i),
+        .and_i(l1_20_and_i),
+        .or_i(l1_20_or_i),
+        .xor_i(l1_20_xor_i),
         .val_o(l1_20_val_o),
         .mask_o(l1_20_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_21(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_21(
         .a_i(l1_21_a_i),
         .b_i(l1_21_b_i),
         .ma_i(l1_21_ma_i),
         .mb_i(l1_21_mb_i),
-        .b8_i(l1_21_b8_i),
-        .h16_i(l1_21_h16_i),
-        .k_sum_i(l1_21_k_sum_i),
-        .k_max_i(l1_21_k_max_i),
-        .k_and_i(l1_21_k_and_i),
-        .k_or_i(l1_21_k_or_i),
-        .k_xor_i(l1_21_k_xor_i),
+        .pass_i(l1_21_pass_i),
+        .sum_i(l1_21_sum_i),
+        .max_i(l1_21_max_i),
+        .and_i(l1_21_and_i),
+        .or_i(l1_21_or_i),
+        .xor_i(l1_21_xor_i),
         .val_o(l1_21_val_o),
         .mask_o(l1_21_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_22(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_22(
         .a_i(l1_22_a_i),
         .b_i(l1_22_b_i),
         .ma_i(l1_22_ma_i),
         .mb_i(l1_22_mb_i),
-        .b8_i(l1_22_b8_i),
-        .h16_i(l1_22_h16_i),
-        .k_sum_i(l1_22_k_sum_i),
-        .k_max_i(l1_22_k_max_i),
-        .k_and_i(l1_22_k_and_i),
-        .k_or_i(l1_22_k_or_i),
-        .k_xor_i(l1_22_k_xor_i),
+        .pass_i(l1_22_pass_i),
+        .sum_i(l1_22_sum_i),
+        .max_i(l1_22_max_i),
+        .and_i(l1_22_and_i),
+        .or_i(l1_22_or_i),
+        .xor_i(l1_22_xor_i),
         .val_o(l1_22_val_o),
         .mask_o(l1_22_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_23(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_23(
         .a_i(l1_23_a_i),
         .b_i(l1_23_b_i),
         .ma_i(l1_23_ma_i),
         .mb_i(l1_23_mb_i),
-        .b8_i(l1_23_b8_i),
-        .h16_i(l1_23_h16_i),
-        .k_sum_i(l1_23_k_sum_i),
-        .k_max_i(l1_23_k_max_i),
-        .k_and_i(l1_23_k_and_i),
-        .k_or_i(l1_23_k_or_i),
-        .k_xor_i(l1_23_k_xor_i),
+        .pass_i(l1_23_pass_i),
+        .sum_i(l1_23_sum_i),
+        .max_i(l1_23_max_i),
+        .and_i(l1_23_and_i),
+        .or_i(l1_23_or_i),
+        .xor_i(l1_23_xor_i),
         .val_o(l1_23_val_o),
         .mask_o(l1_23_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_24(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_24(
         .a_i(l1_24_a_i),
         .b_i(l1_24_b_i),
         .ma_i(l1_24_ma_i),
         .mb_i(l1_24_mb_i),
-        .b8_i(l1_24_b8_i),
-        .h16_i(l1_24_h16_i),
-        .k_sum_i(l1_24_k_sum_i),
-        .k_max_i(l1_24_k_max_i),
-        .k_and_i(l1_24_k_and_i),
-        .k_or_i(l1_24_k_or_i),
-        .k_xor_i(l1_24_k_xor_i),
+        .pass_i(l1_24_pass_i),
+        .sum_i(l1_24_sum_i),
+        .max_i(l1_24_max_i),
+        .and_i(l1_24_and_i),
+        .or_i(l1_24_or_i),
+        .xor_i(l1_24_xor_i),
         .val_o(l1_24_val_o),
         .mask_o(l1_24_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_25(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_25(
         .a_i(l1_25_a_i),
         .b_i(l1_25_b_i),
         .ma_i(l1_25_ma_i),
         .mb_i(l1_25_mb_i),
-        .b8_i(l1_25_b8_i),
-        .h16_i(l1_25_h16_i),
-        .k_sum_i(l1_25_k_sum_i),
-        .k_max_i(l1_25_k_max_i),
-        .k_and_i(l1_25_k_and_i),
-        .k_or_i(l1_25_k_or_i),
-        .k_xor_i(l1_25_k_xor_i),
+        .pass_i(l1_25_pass_i),
+        .sum_i(l1_25_sum_i),
+        .max_i(l1_25_max_i),
+        .and_i(l1_25_and_i),
+        .or_i(l1_25_or_i),
+        .xor_i(l1_25_xor_i),
         .val_o(l1_25_val_o),
         .mask_o(l1_25_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_26(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_26(
         .a_i(l1_26_a_i),
         .b_i(l1_26_b_i),
         .ma_i(l1_26_ma_i),
         .mb_i(l1_26_mb_i),
-        .b8_i(l1_26_b8_i),
-        .h16_i(l1_26_h16_i),
-        .k_sum_i(l1_26_k_sum_i),
-        .k_max_i(l1_26_k_max_i),
-        .k_and_i(l1_26_k_and_i),
-        .k_or_i(l1_26_k_or_i),
-        .k_xor_i(l1_26_k_xor_i),
+        .pass_i(l1_26_pass_i),
+        .sum_i(l1_26_sum_i),
+        .max_i(l1_26_max_i),
+        .and_i(l1_26_and_i),
+        .or_i(l1_26_or_i),
+        .xor_i(l1_26_xor_i),
         .val_o(l1_26_val_o),
         .mask_o(l1_26_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_27(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_27(
         .a_i(l1_27_a_i),
         .b_i(l1_27_b_i),
         .ma_i(l1_27_ma_i),
         .mb_i(l1_27_mb_i),
-        .b8_i(l1_27_b8_i),
-        .h16_i(l1_27_h16_i),
-        .k_sum_i(l1_27_k_sum_i),
-        .k_max_i(l1_27_k_max_i),
-        .k_and_i(l1_27_k_and_i),
-        .k_or_i(l1_27_k_or_i),
-        .k_xor_i(l1_27_k_xor_i),
+        .pass_i(l1_27_pass_i),
+        .sum_i(l1_27_sum_i),
+        .max_i(l1_27_max_i),
+        .and_i(l1_27_and_i),
+        .or_i(l1_27_or_i),
+        .xor_i(l1_27_xor_i),
         .val_o(l1_27_val_o),
         .mask_o(l1_27_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_28(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_28(
         .a_i(l1_28_a_i),
         .b_i(l1_28_b_i),
         .ma_i(l1_28_ma_i),
         .mb_i(l1_28_mb_i),
-        .b8_i(l1_28_b8_i),
-        .h16_i(l1_28_h16_i),
-        .k_sum_i(l1_28_k_sum_i),
-        .k_max_i(l1_28_k_max_i),
-        .k_and_i(l1_28_k_and_i),
-        .k_or_i(l1_28_k_or_i),
-        .k_xor_i(l1_28_k_xor_i),
+        .pass_i(l1_28_pass_i),
+        .sum_i(l1_28_sum_i),
+        .max_i(l1_28_max_i),
+        .and_i(l1_28_and_i),
+        .or_i(l1_28_or_i),
+        .xor_i(l1_28_xor_i),
         .val_o(l1_28_val_o),
         .mask_o(l1_28_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_29(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_29(
         .a_i(l1_29_a_i),
         .b_i(l1_29_b_i),
         .ma_i(l1_29_ma_i),
         .mb_i(l1_29_mb_i),
-        .b8_i(l1_29_b8_i),
-        .h16_i(l1_29_h16_i),
-        .k_sum_i(l1_29_k_sum_i),
-        .k_max_i(l1_29_k_max_i),
-        .k_and_i(l1_29_k_and_i),
-        .k_or_i(l1_29_k_or_i),
-        .k_xor_i(l1_29_k_xor_i),
+        .pass_i(l1_29_pass_i),
+        .sum_i(l1_29_sum_i),
+        .max_i(l1_29_max_i),
+        .and_i(l1_29_and_i),
+        .or_i(l1_29_or_i),
+        .xor_i(l1_29_xor_i),
         .val_o(l1_29_val_o),
         .mask_o(l1_29_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_30(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_30(
         .a_i(l1_30_a_i),
         .b_i(l1_30_b_i),
         .ma_i(l1_30_ma_i),
         .mb_i(l1_30_mb_i),
-        .b8_i(l1_30_b8_i),
-        .h16_i(l1_30_h16_i),
-        .k_sum_i(l1_30_k_sum_i),
-        .k_max_i(l1_30_k_max_i),
-        .k_and_i(l1_30_k_and_i),
-        .k_or_i(l1_30_k_or_i),
-        .k_xor_i(l1_30_k_xor_i),
+        .pass_i(l1_30_pass_i),
+        .sum_i(l1_30_sum_i),
+        .max_i(l1_30_max_i),
+        .and_i(l1_30_and_i),
+        .or_i(l1_30_or_i),
+        .xor_i(l1_30_xor_i),
         .val_o(l1_30_val_o),
         .mask_o(l1_30_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b1), .pass_w32(1'b1), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_31(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_31(
         .a_i(l1_31_a_i),
         .b_i(l1_31_b_i),
         .ma_i(l1_31_ma_i),
         .mb_i(l1_31_mb_i),
-        .b8_i(l1_31_b8_i),
-        .h16_i(l1_31_h16_i),
-        .k_sum_i(l1_31_k_sum_i),
-        .k_max_i(l1_31_k_max_i),
-        .k_and_i(l1_31_k_and_i),
-        .k_or_i(l1_31_k_or_i),
-        .k_xor_i(l1_31_k_xor_i),
+        .pass_i(l1_31_pass_i),
+        .sum_i(l1_31_sum_i),
+        .max_i(l1_31_max_i),
+        .and_i(l1_31_and_i),
+        .or_i(l1_31_or_i),
+        .xor_i(l1_31_xor_i),
         .val_o(l1_31_val_o),
         .mask_o(l1_31_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
         .a_i(l2_0_a_i),
         .b_i(l2_0_b_i),
         .ma_i(l2_0_ma_i),
         .mb_i(l2_0_mb_i),
-        .b8_i(l2_0_b8_i),
-        .h16_i(l2_0_h16_i),
-        .k_sum_i(l2_0_k_sum_i),
-        .k_max_i(l2_0_k_max_i),
-        .k_and_i(l2_0_k_and_i),
-        .k_or_i(l2_0_k_or_i),
-        .k_xor_i(l2_0_k_xor_i),
+        .pass_i(l2_0_pass_i),
+        .sum_i(l2_0_sum_i),
+        .max_i(l2_0_max_i),
+        .and_i(l2_0_and_i),
+        .or_i(l2_0_or_i),
+        .xor_i(l2_0_xor_i),
         .val_o(l2_0_val_o),
         .mask_o(l2_0_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_1(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_1(
         .a_i(l2_1_a_i),
         .b_i(l2_1_b_i),
         .ma_i(l2_1_ma_i),
         .mb_i(l2_1_mb_i),
-        .b8_i(l2_1_b8_i),
-        .h16_i(l2_1_h16_i),
-        .k_sum_i(l2_1_k_sum_i),
-        .k_max_i(l2_1_k_max_i),
-        .k_and_i(l2_1_k_and_i),
-        .k_or_i(l2_1_k_or_i),
-        .k_xor_i(l2_1_k_xor_i),
+        .pass_i(l2_1_pass_i),
+        .sum_i(l2_1_sum_i),
+        .max_i(l2_1_max_i),
+        .and_i(l2_1_and_i),
+        .or_i(l2_1_or_i),
+        .xor_i(l2_1_xor_i),
         .val_o(l2_1_val_o),
         .mask_o(l2_1_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_2(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_2(
         .a_i(l2_2_a_i),
         .b_i(l2_2_b_i),
         .ma_i(l2_2_ma_i),
         .mb_i(l2_2_mb_i),
-        .b8_i(l2_2_b8_i),
-        .h16_i(l2_2_h16_i),
-        .k_sum_i(l2_2_k_sum_i),
-        .k_max_i(l2_2_k_max_i),
-        .k_and_i(l2_2_k_and_i),
-        .k_or_i(l2_2_k_or_i),
-        .k_xor_i(l2_2_k_xor_i),
+        .pass_i(l2_2_pass_i),
+        .sum_i(l2_2_sum_i),
+        .max_i(l2_2_max_i),
+        .and_i(l2_2_and_i),
+        .or_i(l2_2_or_i),
+        .xor_i(l2_2_xor_i),
         .val_o(l2_2_val_o),
         .mask_o(l2_2_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_3(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_3(
         .a_i(l2_3_a_i),
         .b_i(l2_3_b_i),
         .ma_i(l2_3_ma_i),
         .mb_i(l2_3_mb_i),
-        .b8_i(l2_3_b8_i),
-        .h16_i(l2_3_h16_i),
-        .k_sum_i(l2_3_k_sum_i),
-        .k_max_i(l2_3_k_max_i),
-        .k_and_i(l2_3_k_and_i),
-        .k_or_i(l2_3_k_or_i),
-        .k_xor_i(l2_3_k_xor_i),
+        .pass_i(l2_3_pass_i),
+        .sum_i(l2_3_sum_i),
+        .max_i(l2_3_max_i),
+        .and_i(l2_3_and_i),
+        .or_i(l2_3_or_i),
+        .xor_i(l2_3_xor_i),
         .val_o(l2_3_val_o),
         .mask_o(l2_3_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_4(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_4(
         .a_i(l2_4_a_i),
         .b_i(l2_4_b_i),
         .ma_i(l2_4_ma_i),
         .mb_i(l2_4_mb_i),
-        .b8_i(l2_4_b8_i),
-        .h16_i(l2_4_h16_i),
-        .k_sum_i(l2_4_k_sum_i),
-        .k_max_i(l2_4_k_max_i),
-        .k_and_i(l2_4_k_and_i),
-        .k_or_i(l2_4_k_or_i),
-        .k_xor_i(l2_4_k_xor_i),
+        .pass_i(l2_4_pass_i),
+        .sum_i(l2_4_sum_i),
+        .max_i(l2_4_max_i),
+        .and_i(l2_4_and_i),
+        .or_i(l2_4_or_i),
+        .xor_i(l2_4_xor_i),
         .val_o(l2_4_val_o),
         .mask_o(l2_4_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_5(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_5(
         .a_i(l2_5_a_i),
         .b_i(l2_5_b_i),
         .ma_i(l2_5_ma_i),
         .mb_i(l2_5_mb_i),
-        .b8_i(l2_5_b8_i),
-        .h16_i(l2_5_h16_i),
-        .k_sum_i(l2_5_k_sum_i),
-        .k_max_i(l2_5_k_max_i),
-        .k_and_i(l2_5_k_and_i),
-        .k_or_i(l2_5_k_or_i),
-        .k_xor_i(l2_5_k_xor_i),
+        .pass_i(l2_5_pass_i),
+        .sum_i(l2_5_sum_i),
+        .max_i(l2_5_max_i),
+        .and_i(l2_5_and_i),
+        .or_i(l2_5_or_i),
+        .xor_i(l2_5_xor_i),
         .val_o(l2_5_val_o),
         .mask_o(l2_5_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_6(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_6(
         .a_i(l2_6_a_i),
         .b_i(l2_6_b_i),
         .ma_i(l2_6_ma_i),
         .mb_i(l2_6_mb_i),
-        .b8_i(l2_6_b8_i),
-        .h16_i(l2_6_h16_i),
-        .k_sum_i(l2_6_k_sum_i),
-        .k_max_i(l2_6_k_max_i),
-        .k_and_i(l2_6_k_and_i),
-        .k_or_i(l2_6_k_or_i),
-        .k_xor_i(l2_6_k_xor_i),
+        .pass_i(l2_6_pass_i),
+        .sum_i(l2_6_sum_i),
+        .max_i(l2_6_max_i),
+        .and_i(l2_6_and_i),
+        .or_i(l2_6_or_i),
+        .xor_i(l2_6_xor_i),
         .val_o(l2_6_val_o),
         .mask_o(l2_6_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_7(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_7(
         .a_i(l2_7_a_i),
         .b_i(l2_7_b_i),
         .ma_i(l2_7_ma_i),
         .mb_i(l2_7_mb_i),
-        .b8_i(l2_7_b8_i),
-        .h16_i(l2_7_h16_i),
-        .k_sum_i(l2_7_k_sum_i),
-        .k_max_i(l2_7_k_max_i),
-        .k_and_i(l2_7_k_and_i),
-        .k_or_i(l2_7_k_or_i),
-        .k_xor_i(l2_7_k_xor_i),
+        .pass_i(l2_7_pass_i),
+        .sum_i(l2_7_sum_i),
+        .max_i(l2_7_max_i),
+        .and_i(l2_7_and_i),
+        .or_i(l2_7_or_i),
+        .xor_i(l2_7_xor_i),
         .val_o(l2_7_val_o),
         .mask_o(l2_7_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_8(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_8(
         .a_i(l2_8_a_i),
         .b_i(l2_8_b_i),
         .ma_i(l2_8_ma_i),
         .mb_i(l2_8_mb_i),
-        .b8_i(l2_8_b8_i),
-        .h16_i(l2_8_h16_i),
-        .k_sum_i(l2_8_k_sum_i),
-        .k_max_i(l2_8_k_max_i),
-        .k_and_i(l2_8_k_and_i),
-        .k_or_i(l2_8_k_or_i),
-        .k_xor_i(l2_8_k_xor_i),
+        .pass_i(l2_8_pass_i),
+        .sum_i(l2_8_sum_i),
+        .max_i(l2_8_max_i),
+        .and_i(l2_8_and_i),
+        .or_i(l2_8_or_i),
+        .xor_i(l2_8_xor_i),
         .val_o(l2_8_val_o),
         .mask_o(l2_8_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_9(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_9(
         .a_i(l2_9_a_i),
         .b_i(l2_9_b_i),
         .ma_i(l2_9_ma_i),
         .mb_i(l2_9_mb_i),
-        .b8_i(l2_9_b8_i),
-        .h16_i(l2_9_h16_i),
-        .k_sum_i(l2_9_k_sum_i),
-        .k_max_i(l2_9_k_max_i),
-        .k_and_i(l2_9_k_and_i),
-        .k_or_i(l2_9_k_or_i),
-        .k_xor_i(l2_9_k_xor_i),
+        .pass_i(l2_9_pass_i),
+        .sum_i(l2_9_sum_i),
+        .max_i(l2_9_max_i),
+        .and_i(l2_9_and_i),
+        .or_i(l2_9_or_i),
+        .xor_i(l2_9_xor_i),
         .val_o(l2_9_val_o),
         .mask_o(l2_9_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_10(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_10(
         .a_i(l2_10_a_i),
         .b_i(l2_10_b_i),
         .ma_i(l2_10_ma_i),
         .mb_i(l2_10_mb_i),
-        .b8_i(l2_10_b8_i),
-        .h16_i(l2_10_h16_i),
-        .k_sum_i(l2_10_k_sum_i),
-        .k_max_i(l2_10_k_max_i),
-        .k_and_i(l2_10_k_and_i),
-        .k_or_i(l2_10_k_or_i),
-        .k_xor_i(l2_10_k_xor_i),
+        .pass_i(l2_10_pass_i),
+        .sum_i(l2_10_sum_i),
+        .max_i(l2_10_max_i),
+        .and_i(l2_10_and_i),
+        .or_i(l2_10_or_i),
+        .xor_i(l2_10_xor_i),
         .val_o(l2_10_val_o),
         .mask_o(l2_10_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_11(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_11(
         .a_i(l2_11_a_i),
         .b_i(l2_11_b_i),
         .ma_i(l2_11_ma_i),
         .mb_i(l2_11_mb_i),
-        .b8_i(l2_11_b8_i),
-        .h16_i(l2_11_h16_i),
-        .k_sum_i(l2_11_k_sum_i),
-        .k_max_i(l2_11_k_max_i),
-        .k_and_i(l2_11_k_and_i),
-        .k_or_i(l2_11_k_or_i),
-        .k_xor_i(l2_11_k_xor_i),
+        .pass_i(l2_11_pass_i),
+        .sum_i(l2_11_sum_i),
+        .max_i(l2_11_max_i),
+        .and_i(l2_11_and_i),
+        .or_i(l2_11_or_i),
+        .xor_i(l2_11_xor_i),
         .val_o(l2_11_val_o),
         .mask_o(l2_11_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_12(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_12(
         .a_i(l2_12_a_i),
         .b_i(l2_12_b_i),
         .ma_i(l2_12_ma_i),
         .mb_i(l2_12_mb_i),
-        .b8_i(l2_12_b8_i),
-        .h16_i(l2_12_h16_i),
-        .k_sum_i(l2_12_k_sum_i),
-        .k_max_i(l2_12_k_max_i),
-        .k_and_i(l2_12_k_and_i),
-        .k_or_i(l2_12_k_or_i),
-        .k_xor_i(l2_12_k_xor_i),
+        .pass_i(l2_12_pass_i),
+        .sum_i(l2_12_sum_i),
+        .max_i(l2_12_max_i),
+        .and_i(l2_12_and_i),
+        .or_i(l2_12_or_i),
+        .xor_i(l2_12_xor_i),
         .val_o(l2_12_val_o),
         .mask_o(l2_12_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_13(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_13(
         .a_i(l2_13_a_i),
         .b_i(l2_13_b_i),
         .ma_i(l2_13_ma_i),
         .mb_i(l2_13_mb_i),
-        .b8_i(l2_13_b8_i),
-        .h16_i(l2_13_h16_i),
-        .k_sum_i(l2_13_k_sum_i),
-        .k_max_i(l2_13_k_max_i),
-        .k_and_i(l2_13_k_and_i),
-        .k_or_i(l2_13_k_or_i),
-        .k_xor_i(l2_13_k_xor_i),
+        .pass_i(l2_13_pass_i),
+        .sum_i(l2_13_sum_i),
+        .max_i(l2_13_max_i),
+        .and_i(l2_13_and_i),
+        .or_i(l2_13_or_i),
+        .xor_i(l2_13_xor_i),
         .val_o(l2_13_val_o),
         .mask_o(l2_13_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_14(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_14(
         .a_i(l2_14_a_i),
         .b_i(l2_14_b_i),
         .ma_i(l2_14_ma_i),
         .mb_i(l2_14_mb_i),
-        .b8_i(l2_14_b8_i),
-        .h16_i(l2_14_h16_i),
-        .k_sum_i(l2_14_k_sum_i),
-        .k_max_i(l2_14_k_max_i),
-        .k_and_i(l2_14_k_and_i),
-        .k_or_i(l2_14_k_or_i),
-        .k_xor_i(l2_14_k_xor_i),
+        .pass_i(l2_14_pass_i),
+        .sum_i(l2_14_sum_i),
+        .max_i(l2_14_max_i),
+        .and_i(l2_14_and_i),
+        .or_i(l2_14_or_i),
+        .xor_i(l2_14_xor_i),
         .val_o(l2_14_val_o),
         .mask_o(l2_14_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_15(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_15(
         .a_i(l2_15_a_i),
         .b_i(l2_15_b_i),
         .ma_i(l2_15_ma_i),
         .mb_i(l2_15_mb_i),
-        .b8_i(l2_15_b8_i),
-        .h16_i(l2_15_h16_i),
-        .k_sum_i(l2_15_k_sum_i),
-        .k_max_i(l2_15_k_max_i),
-        .k_and_i(l2_15_k_and_i),
-        .k_or_i(l2_15_k_or_i),
-        .k_xor_i(l2_15_k_xor_i),
+        .pass_i(l2_15_pass_i),
+        .sum_i(l2_15_sum_i),
+        .max_i(l2_15_max_i),
+        .and_i(l2_15_and_i),
+        .or_i(l2_15_or_i),
+        .xor_i(l2_15_xor_i),
         .val_o(l2_15_val_o),
         .mask_o(l2_15_mask_o)
     );
@@ -2819,7 +2678,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(s2_mask_15_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_reg17 s2_ctrl(
+    crosslane_reduce_every2_reg53 s2_ctrl(
         .d(s2_ctrl_d),
         .q(s2_ctrl_q),
         .clock(clk_i)
@@ -2829,143 +2688,124 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(s2_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_controls l3_ctl(
+    crosslane_reduce_every2_node_controls #(.pass_at(6'b11101), .sum_at(6'b11110), .max_at(6'b11111), .and_at(6'b100000), .or_at(6'b100001), .xor_at(6'b100010)) l3_ctl(
         .ctrl_i(l3_ctl_ctrl_i),
-        .b8_o(l3_ctl_b8_o),
-        .h16_o(l3_ctl_h16_o),
-        .w32_o(l3_ctl_w32_o),
-        .k_sum_o(l3_ctl_k_sum_o),
-        .k_max_o(l3_ctl_k_max_o),
-        .k_and_o(l3_ctl_k_and_o),
-        .k_or_o(l3_ctl_k_or_o),
-        .k_xor_o(l3_ctl_k_xor_o),
-        .sext_o(l3_ctl_sext_o),
-        .saturate_o(l3_ctl_saturate_o),
-        .extremum_o(l3_ctl_extremum_o),
-        .sflip_o(l3_ctl_sflip_o),
-        .minimum_o(l3_ctl_minimum_o),
-        .num_o(l3_ctl_num_o),
-        .has_mask_o(l3_ctl_has_mask_o),
-        .vbool_fold_o(l3_ctl_vbool_fold_o),
-        .predicated_o(l3_ctl_predicated_o)
+        .pass_o(l3_ctl_pass_o),
+        .sum_o(l3_ctl_sum_o),
+        .max_o(l3_ctl_max_o),
+        .and_o(l3_ctl_and_o),
+        .or_o(l3_ctl_or_o),
+        .xor_o(l3_ctl_xor_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_0(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_0(
         .a_i(l3_0_a_i),
         .b_i(l3_0_b_i),
         .ma_i(l3_0_ma_i),
         .mb_i(l3_0_mb_i),
-        .b8_i(l3_0_b8_i),
-        .h16_i(l3_0_h16_i),
-        .k_sum_i(l3_0_k_sum_i),
-        .k_max_i(l3_0_k_max_i),
-        .k_and_i(l3_0_k_and_i),
-        .k_or_i(l3_0_k_or_i),
-        .k_xor_i(l3_0_k_xor_i),
+        .pass_i(l3_0_pass_i),
+        .sum_i(l3_0_sum_i),
+        .max_i(l3_0_max_i),
+        .and_i(l3_0_and_i),
+        .or_i(l3_0_or_i),
+        .xor_i(l3_0_xor_i),
         .val_o(l3_0_val_o),
         .mask_o(l3_0_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_1(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_1(
         .a_i(l3_1_a_i),
         .b_i(l3_1_b_i),
         .ma_i(l3_1_ma_i),
         .mb_i(l3_1_mb_i),
-        .b8_i(l3_1_b8_i),
-        .h16_i(l3_1_h16_i),
-        .k_sum_i(l3_1_k_sum_i),
-        .k_max_i(l3_1_k_max_i),
-        .k_and_i(l3_1_k_and_i),
-        .k_or_i(l3_1_k_or_i),
-        .k_xor_i(l3_1_k_xor_i),
+        .pass_i(l3_1_pass_i),
+        .sum_i(l3_1_sum_i),
+        .max_i(l3_1_max_i),
+        .and_i(l3_1_and_i),
+        .or_i(l3_1_or_i),
+        .xor_i(l3_1_xor_i),
         .val_o(l3_1_val_o),
         .mask_o(l3_1_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_2(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_2(
         .a_i(l3_2_a_i),
         .b_i(l3_2_b_i),
         .ma_i(l3_2_ma_i),
         .mb_i(l3_2_mb_i),
-        .b8_i(l3_2_b8_i),
-        .h16_i(l3_2_h16_i),
-        .k_sum_i(l3_2_k_sum_i),
-        .k_max_i(l3_2_k_max_i),
-        .k_and_i(l3_2_k_and_i),
-        .k_or_i(l3_2_k_or_i),
-        .k_xor_i(l3_2_k_xor_i),
+        .pass_i(l3_2_pass_i),
+        .sum_i(l3_2_sum_i),
+        .max_i(l3_2_max_i),
+        .and_i(l3_2_and_i),
+        .or_i(l3_2_or_i),
+        .xor_i(l3_2_xor_i),
         .val_o(l3_2_val_o),
         .mask_o(l3_2_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_3(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_3(
         .a_i(l3_3_a_i),
         .b_i(l3_3_b_i),
         .ma_i(l3_3_ma_i),
         .mb_i(l3_3_mb_i),
-        .b8_i(l3_3_b8_i),
-        .h16_i(l3_3_h16_i),
-        .k_sum_i(l3_3_k_sum_i),
-        .k_max_i(l3_3_k_max_i),
-        .k_and_i(l3_3_k_and_i),
-        .k_or_i(l3_3_k_or_i),
-        .k_xor_i(l3_3_k_xor_i),
+        .pass_i(l3_3_pass_i),
+        .sum_i(l3_3_sum_i),
+        .max_i(l3_3_max_i),
+        .and_i(l3_3_and_i),
+        .or_i(l3_3_or_i),
+        .xor_i(l3_3_xor_i),
         .val_o(l3_3_val_o),
         .mask_o(l3_3_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_4(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_4(
         .a_i(l3_4_a_i),
         .b_i(l3_4_b_i),
         .ma_i(l3_4_ma_i),
         .mb_i(l3_4_mb_i),
-        .b8_i(l3_4_b8_i),
-        .h16_i(l3_4_h16_i),
-        .k_sum_i(l3_4_k_sum_i),
-        .k_max_i(l3_4_k_max_i),
-        .k_and_i(l3_4_k_and_i),
-        .k_or_i(l3_4_k_or_i),
-        .k_xor_i(l3_4_k_xor_i),
+        .pass_i(l3_4_pass_i),
+        .sum_i(l3_4_sum_i),
+        .max_i(l3_4_max_i),
+        .and_i(l3_4_and_i),
+        .or_i(l3_4_or_i),
+        .xor_i(l3_4_xor_i),
         .val_o(l3_4_val_o),
         .mask_o(l3_4_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_5(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_5(
         .a_i(l3_5_a_i),
         .b_i(l3_5_b_i),
         .ma_i(l3_5_ma_i),
         .mb_i(l3_5_mb_i),
-        .b8_i(l3_5_b8_i),
-        .h16_i(l3_5_h16_i),
-        .k_sum_i(l3_5_k_sum_i),
-        .k_max_i(l3_5_k_max_i),
-        .k_and_i(l3_5_k_and_i),
-        .k_or_i(l3_5_k_or_i),
-        .k_xor_i(l3_5_k_xor_i),
+        .pass_i(l3_5_pass_i),
+        .sum_i(l3_5_sum_i),
+        .max_i(l3_5_max_i),
+        .and_i(l3_5_and_i),
+        .or_i(l3_5_or_i),
+        .xor_i(l3_5_xor_i),
         .val_o(l3_5_val_o),
         .mask_o(l3_5_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_6(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_6(
         .a_i(l3_6_a_i),
         .b_i(l3_6_b_i),
         .ma_i(l3_6_ma_i),
         .mb_i(l3_6_mb_i),
-        .b8_i(l3_6_b8_i),
-        .h16_i(l3_6_h16_i),
-        .k_sum_i(l3_6_k_sum_i),
-        .k_max_i(l3_6_k_max_i),
-        .k_and_i(l3_6_k_and_i),
-        .k_or_i(l3_6_k_or_i),
-        .k_xor_i(l3_6_k_xor_i),
+        .pass_i(l3_6_pass_i),
+        .sum_i(l3_6_sum_i),
+        .max_i(l3_6_max_i),
+        .and_i(l3_6_and_i),
+        .or_i(l3_6_or_i),
+        .xor_i(l3_6_xor_i),
         .val_o(l3_6_val_o),
         .mask_o(l3_6_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_7(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_7(
         .a_i(l3_7_a_i),
         .b_i(l3_7_b_i),
         .ma_i(l3_7_ma_i),
         .mb_i(l3_7_mb_i),
-        .b8_i(l3_7_b8_i),
-        .h16_i(l3_7_h16_i),
-        .k_sum_i(l3_7_k_sum_i),
-        .k_max_i(l3_7_k_max_i),
-        .k_and_i(l3_7_k_and_i),
-        .k_or_i(l3_7_k_or_i),
-        .k_xor_i(l3_7_k_xor_i),
+        .pass_i(l3_7_pass_i),
+        .sum_i(l3_7_sum_i),
+        .max_i(l3_7_max_i),
+        .and_i(l3_7_and_i),
+        .or_i(l3_7_or_i),
+        .xor_i(l3_7_xor_i),
         .val_o(l3_7_val_o),
         .mask_o(l3_7_mask_o)
     );
@@ -3049,7 +2889,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(s3_mask_7_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_wire17 s3_ctrl(
+    crosslane_reduce_every2_wire53 s3_ctrl(
         .d(s3_ctrl_d),
         .q(s3_ctrl_q),
         .clock(clk_i)
@@ -3059,83 +2899,68 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(s3_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_controls l4_ctl(
+    crosslane_reduce_every2_node_controls #(.pass_at(6'b100011), .sum_at(6'b100100), .max_at(6'b100101), .and_at(6'b100110), .or_at(6'b100111), .xor_at(6'b101000)) l4_ctl(
         .ctrl_i(l4_ctl_ctrl_i),
-        .b8_o(l4_ctl_b8_o),
-        .h16_o(l4_ctl_h16_o),
-        .w32_o(l4_ctl_w32_o),
-        .k_sum_o(l4_ctl_k_sum_o),
-        .k_max_o(l4_ctl_k_max_o),
-        .k_and_o(l4_ctl_k_and_o),
-        .k_or_o(l4_ctl_k_or_o),
-        .k_xor_o(l4_ctl_k_xor_o),
-        .sext_o(l4_ctl_sext_o),
-        .saturate_o(l4_ctl_saturate_o),
-        .extremum_o(l4_ctl_extremum_o),
-        .sflip_o(l4_ctl_sflip_o),
-        .minimum_o(l4_ctl_minimum_o),
-        .num_o(l4_ctl_num_o),
-        .has_mask_o(l4_ctl_has_mask_o),
-        .vbool_fold_o(l4_ctl_vbool_fold_o),
-        .predicated_o(l4_ctl_predicated_o)
+        .pass_o(l4_ctl_pass_o),
+        .sum_o(l4_ctl_sum_o),
+        .max_o(l4_ctl_max_o),
+        .and_o(l4_ctl_and_o),
+        .or_o(l4_ctl_or_o),
+        .xor_o(l4_ctl_xor_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
         .a_i(l4_0_a_i),
         .b_i(l4_0_b_i),
         .ma_i(l4_0_ma_i),
         .mb_i(l4_0_mb_i),
-        .b8_i(l4_0_b8_i),
-        .h16_i(l4_0_h16_i),
-        .k_sum_i(l4_0_k_sum_i),
-        .k_max_i(l4_0_k_max_i),
-        .k_and_i(l4_0_k_and_i),
-        .k_or_i(l4_0_k_or_i),
-        .k_xor_i(l4_0_k_xor_i),
+        .pass_i(l4_0_pass_i),
+        .sum_i(l4_0_sum_i),
+        .max_i(l4_0_max_i),
+        .and_i(l4_0_and_i),
+        .or_i(l4_0_or_i),
+        .xor_i(l4_0_xor_i),
         .val_o(l4_0_val_o),
         .mask_o(l4_0_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_1(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_1(
         .a_i(l4_1_a_i),
         .b_i(l4_1_b_i),
         .ma_i(l4_1_ma_i),
         .mb_i(l4_1_mb_i),
-        .b8_i(l4_1_b8_i),
-        .h16_i(l4_1_h16_i),
-        .k_sum_i(l4_1_k_sum_i),
-        .k_max_i(l4_1_k_max_i),
-        .k_and_i(l4_1_k_and_i),
-        .k_or_i(l4_1_k_or_i),
-        .k_xor_i(l4_1_k_xor_i),
+        .pass_i(l4_1_pass_i),
+        .sum_i(l4_1_sum_i),
+        .max_i(l4_1_max_i),
+        .and_i(l4_1_and_i),
+        .or_i(l4_1_or_i),
+        .xor_i(l4_1_xor_i),
         .val_o(l4_1_val_o),
         .mask_o(l4_1_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_2(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_2(
         .a_i(l4_2_a_i),
         .b_i(l4_2_b_i),
         .ma_i(l4_2_ma_i),
         .mb_i(l4_2_mb_i),
-        .b8_i(l4_2_b8_i),
-        .h16_i(l4_2_h16_i),
-        .k_sum_i(l4_2_k_sum_i),
-        .k_max_i(l4_2_k_max_i),
-        .k_and_i(l4_2_k_and_i),
-        .k_or_i(l4_2_k_or_i),
-        .k_xor_i(l4_2_k_xor_i),
+        .pass_i(l4_2_pass_i),
+        .sum_i(l4_2_sum_i),
+        .max_i(l4_2_max_i),
+        .and_i(l4_2_and_i),
+        .or_i(l4_2_or_i),
+        .xor_i(l4_2_xor_i),
         .val_o(l4_2_val_o),
         .mask_o(l4_2_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_3(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_3(
         .a_i(l4_3_a_i),
         .b_i(l4_3_b_i),
         .ma_i(l4_3_ma_i),
         .mb_i(l4_3_mb_i),
-        .b8_i(l4_3_b8_i),
-        .h16_i(l4_3_h16_i),
-        .k_sum_i(l4_3_k_sum_i),
-        .k_max_i(l4_3_k_max_i),
-        .k_and_i(l4_3_k_and_i),
-        .k_or_i(l4_3_k_or_i),
-        .k_xor_i(l4_3_k_xor_i),
+        .pass_i(l4_3_pass_i),
+        .sum_i(l4_3_sum_i),
+        .max_i(l4_3_max_i),
+        .and_i(l4_3_and_i),
+        .or_i(l4_3_or_i),
+        .xor_i(l4_3_xor_i),
         .val_o(l4_3_val_o),
         .mask_o(l4_3_mask_o)
     );
@@ -3179,7 +3004,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(s4_mask_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_reg17 s4_ctrl(
+    crosslane_reduce_every2_reg53 s4_ctrl(
         .d(s4_ctrl_d),
         .q(s4_ctrl_q),
         .clock(clk_i)
@@ -3189,53 +3014,40 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(s4_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_controls l5_ctl(
+    crosslane_reduce_every2_node_controls #(.pass_at(6'b101001), .sum_at(6'b101010), .max_at(6'b101011), .and_at(6'b101100), .or_at(6'b101101), .xor_at(6'b101110)) l5_ctl(
         .ctrl_i(l5_ctl_ctrl_i),
-        .b8_o(l5_ctl_b8_o),
-        .h16_o(l5_ctl_h16_o),
-        .w32_o(l5_ctl_w32_o),
-        .k_sum_o(l5_ctl_k_sum_o),
-        .k_max_o(l5_ctl_k_max_o),
-        .k_and_o(l5_ctl_k_and_o),
-        .k_or_o(l5_ctl_k_or_o),
-        .k_xor_o(l5_ctl_k_xor_o),
-        .sext_o(l5_ctl_sext_o),
-        .saturate_o(l5_ctl_saturate_o),
-        .extremum_o(l5_ctl_extremum_o),
-        .sflip_o(l5_ctl_sflip_o),
-        .minimum_o(l5_ctl_minimum_o),
-        .num_o(l5_ctl_num_o),
-        .has_mask_o(l5_ctl_has_mask_o),
-        .vbool_fold_o(l5_ctl_vbool_fold_o),
-        .predicated_o(l5_ctl_predicated_o)
+        .pass_o(l5_ctl_pass_o),
+        .sum_o(l5_ctl_sum_o),
+        .max_o(l5_ctl_max_o),
+        .and_o(l5_ctl_and_o),
+        .or_o(l5_ctl_or_o),
+        .xor_o(l5_ctl_xor_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
         .a_i(l5_0_a_i),
         .b_i(l5_0_b_i),
         .ma_i(l5_0_ma_i),
         .mb_i(l5_0_mb_i),
-        .b8_i(l5_0_b8_i),
-        .h16_i(l5_0_h16_i),
-        .k_sum_i(l5_0_k_sum_i),
-        .k_max_i(l5_0_k_max_i),
-        .k_and_i(l5_0_k_and_i),
-        .k_or_i(l5_0_k_or_i),
-        .k_xor_i(l5_0_k_xor_i),
+        .pass_i(l5_0_pass_i),
+        .sum_i(l5_0_sum_i),
+        .max_i(l5_0_max_i),
+        .and_i(l5_0_and_i),
+        .or_i(l5_0_or_i),
+        .xor_i(l5_0_xor_i),
         .val_o(l5_0_val_o),
         .mask_o(l5_0_mask_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_1(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_1(
         .a_i(l5_1_a_i),
         .b_i(l5_1_b_i),
         .ma_i(l5_1_ma_i),
         .mb_i(l5_1_mb_i),
-        .b8_i(l5_1_b8_i),
-        .h16_i(l5_1_h16_i),
-        .k_sum_i(l5_1_k_sum_i),
-        .k_max_i(l5_1_k_max_i),
-        .k_and_i(l5_1_k_and_i),
-        .k_or_i(l5_1_k_or_i),
-        .k_xor_i(l5_1_k_xor_i),
+        .pass_i(l5_1_pass_i),
+        .sum_i(l5_1_sum_i),
+        .max_i(l5_1_max_i),
+        .and_i(l5_1_and_i),
+        .or_i(l5_1_or_i),
+        .xor_i(l5_1_xor_i),
         .val_o(l5_1_val_o),
         .mask_o(l5_1_mask_o)
     );
@@ -3259,7 +3071,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(s5_mask_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every2_wire17 s5_ctrl(
+    crosslane_reduce_every2_wire53 s5_ctrl(
         .d(s5_ctrl_d),
         .q(s5_ctrl_q),
         .clock(clk_i)
@@ -3268,6 +3080,15 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .d(s5_valid_d),
         .q(s5_valid_q),
         .clock(clk_i)
+    );
+    crosslane_reduce_every2_node_controls #(.pass_at(6'b101111), .sum_at(6'b110000), .max_at(6'b110001), .and_at(6'b110010), .or_at(6'b110011), .xor_at(6'b110100)) l6_ctl(
+        .ctrl_i(l6_ctl_ctrl_i),
+        .pass_o(l6_ctl_pass_o),
+        .sum_o(l6_ctl_sum_o),
+        .max_o(l6_ctl_max_o),
+        .and_o(l6_ctl_and_o),
+        .or_o(l6_ctl_or_o),
+        .xor_o(l6_ctl_xor_o)
     );
     crosslane_reduce_every2_controls out_ctl(
         .ctrl_i(out_ctl_ctrl_i),
@@ -3289,18 +3110,17 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .vbool_fold_o(out_ctl_vbool_fold_o),
         .predicated_o(out_ctl_predicated_o)
     );
-    crosslane_reduce_every2_tree_node #(.pass_h16(1'b0), .pass_w32(1'b0), .child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
+    crosslane_reduce_every2_tree_node #(.child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
         .a_i(l6_a_i),
         .b_i(l6_b_i),
         .ma_i(l6_ma_i),
         .mb_i(l6_mb_i),
-        .b8_i(l6_b8_i),
-        .h16_i(l6_h16_i),
-        .k_sum_i(l6_k_sum_i),
-        .k_max_i(l6_k_max_i),
-        .k_and_i(l6_k_and_i),
-        .k_or_i(l6_k_or_i),
-        .k_xor_i(l6_k_xor_i),
+        .pass_i(l6_pass_i),
+        .sum_i(l6_sum_i),
+        .max_i(l6_max_i),
+        .and_i(l6_and_i),
+        .or_i(l6_or_i),
+        .xor_i(l6_xor_i),
         .val_o(l6_val_o),
         .mask_o(l6_mask_o)
     );
@@ -3341,7 +3161,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     // Update code
     always @(*) begin
         in_dec_op_i = op_i;
-        in_ctl_ctrl_i = in_dec_ctrl_o;
+        in_ctl_ctrl_i = in_dec_leaf_o;
         in_ctrl_d = in_dec_ctrl_o;
         in_valid_d = in_valid_i & rst_ni;
         leaf_0_win_i = vec_i[(32'h20 * 0)+:(32)];
@@ -3553,6 +3373,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         in_key_15_d = leaf_15_key_o;
         in_act_15_d = leaf_15_act_o;
         l1_ctl_ctrl_i = in_ctrl_q;
+        l2_ctl_ctrl_i = in_ctrl_q;
         l1_0_a_i = in_key_0_q & low_byte;
         l1_0_b_i = (in_key_0_q >> 32'h8) & low_byte;
         l1_1_a_i = (in_key_0_q >> 32'h10) & low_byte;
@@ -3565,13 +3386,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_0_b_i = l1_1_val_o;
         l2_0_ma_i = l1_0_mask_o;
         l2_0_mb_i = l1_1_mask_o;
-        l2_0_b8_i = l1_ctl_b8_o;
-        l2_0_h16_i = l1_ctl_h16_o;
-        l2_0_k_sum_i = l1_ctl_k_sum_o;
-        l2_0_k_max_i = l1_ctl_k_max_o;
-        l2_0_k_and_i = l1_ctl_k_and_o;
-        l2_0_k_or_i = l1_ctl_k_or_o;
-        l2_0_k_xor_i = l1_ctl_k_xor_o;
+        l2_0_pass_i = l2_ctl_pass_o;
+        l2_0_sum_i = l2_ctl_sum_o;
+        l2_0_max_i = l2_ctl_max_o;
+        l2_0_and_i = l2_ctl_and_o;
+        l2_0_or_i = l2_ctl_or_o;
+        l2_0_xor_i = l2_ctl_xor_o;
         s2_val_0_d = l2_0_val_o;
         s2_mask_0_d = l2_0_mask_o;
         l1_2_a_i = in_key_1_q & low_byte;
@@ -3586,13 +3406,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_1_b_i = l1_3_val_o;
         l2_1_ma_i = l1_2_mask_o;
         l2_1_mb_i = l1_3_mask_o;
-        l2_1_b8_i = l1_ctl_b8_o;
-        l2_1_h16_i = l1_ctl_h16_o;
-        l2_1_k_sum_i = l1_ctl_k_sum_o;
-        l2_1_k_max_i = l1_ctl_k_max_o;
-        l2_1_k_and_i = l1_ctl_k_and_o;
-        l2_1_k_or_i = l1_ctl_k_or_o;
-        l2_1_k_xor_i = l1_ctl_k_xor_o;
+        l2_1_pass_i = l2_ctl_pass_o;
+        l2_1_sum_i = l2_ctl_sum_o;
+        l2_1_max_i = l2_ctl_max_o;
+        l2_1_and_i = l2_ctl_and_o;
+        l2_1_or_i = l2_ctl_or_o;
+        l2_1_xor_i = l2_ctl_xor_o;
         s2_val_1_d = l2_1_val_o;
         s2_mask_1_d = l2_1_mask_o;
         l1_4_a_i = in_key_2_q & low_byte;
@@ -3607,13 +3426,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_2_b_i = l1_5_val_o;
         l2_2_ma_i = l1_4_mask_o;
         l2_2_mb_i = l1_5_mask_o;
-        l2_2_b8_i = l1_ctl_b8_o;
-        l2_2_h16_i = l1_ctl_h16_o;
-        l2_2_k_sum_i = l1_ctl_k_sum_o;
-        l2_2_k_max_i = l1_ctl_k_max_o;
-        l2_2_k_and_i = l1_ctl_k_and_o;
-        l2_2_k_or_i = l1_ctl_k_or_o;
-        l2_2_k_xor_i = l1_ctl_k_xor_o;
+        l2_2_pass_i = l2_ctl_pass_o;
+        l2_2_sum_i = l2_ctl_sum_o;
+        l2_2_max_i = l2_ctl_max_o;
+        l2_2_and_i = l2_ctl_and_o;
+        l2_2_or_i = l2_ctl_or_o;
+        l2_2_xor_i = l2_ctl_xor_o;
         s2_val_2_d = l2_2_val_o;
         s2_mask_2_d = l2_2_mask_o;
         l1_6_a_i = in_key_3_q & low_byte;
@@ -3628,13 +3446,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_3_b_i = l1_7_val_o;
         l2_3_ma_i = l1_6_mask_o;
         l2_3_mb_i = l1_7_mask_o;
-        l2_3_b8_i = l1_ctl_b8_o;
-        l2_3_h16_i = l1_ctl_h16_o;
-        l2_3_k_sum_i = l1_ctl_k_sum_o;
-        l2_3_k_max_i = l1_ctl_k_max_o;
-        l2_3_k_and_i = l1_ctl_k_and_o;
-        l2_3_k_or_i = l1_ctl_k_or_o;
-        l2_3_k_xor_i = l1_ctl_k_xor_o;
+        l2_3_pass_i = l2_ctl_pass_o;
+        l2_3_sum_i = l2_ctl_sum_o;
+        l2_3_max_i = l2_ctl_max_o;
+        l2_3_and_i = l2_ctl_and_o;
+        l2_3_or_i = l2_ctl_or_o;
+        l2_3_xor_i = l2_ctl_xor_o;
         s2_val_3_d = l2_3_val_o;
         s2_mask_3_d = l2_3_mask_o;
         l1_8_a_i = in_key_4_q & low_byte;
@@ -3649,13 +3466,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_4_b_i = l1_9_val_o;
         l2_4_ma_i = l1_8_mask_o;
         l2_4_mb_i = l1_9_mask_o;
-        l2_4_b8_i = l1_ctl_b8_o;
-        l2_4_h16_i = l1_ctl_h16_o;
-        l2_4_k_sum_i = l1_ctl_k_sum_o;
-        l2_4_k_max_i = l1_ctl_k_max_o;
-        l2_4_k_and_i = l1_ctl_k_and_o;
-        l2_4_k_or_i = l1_ctl_k_or_o;
-        l2_4_k_xor_i = l1_ctl_k_xor_o;
+        l2_4_pass_i = l2_ctl_pass_o;
+        l2_4_sum_i = l2_ctl_sum_o;
+        l2_4_max_i = l2_ctl_max_o;
+        l2_4_and_i = l2_ctl_and_o;
+        l2_4_or_i = l2_ctl_or_o;
+        l2_4_xor_i = l2_ctl_xor_o;
         s2_val_4_d = l2_4_val_o;
         s2_mask_4_d = l2_4_mask_o;
         l1_10_a_i = in_key_5_q & low_byte;
@@ -3670,13 +3486,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_5_b_i = l1_11_val_o;
         l2_5_ma_i = l1_10_mask_o;
         l2_5_mb_i = l1_11_mask_o;
-        l2_5_b8_i = l1_ctl_b8_o;
-        l2_5_h16_i = l1_ctl_h16_o;
-        l2_5_k_sum_i = l1_ctl_k_sum_o;
-        l2_5_k_max_i = l1_ctl_k_max_o;
-        l2_5_k_and_i = l1_ctl_k_and_o;
-        l2_5_k_or_i = l1_ctl_k_or_o;
-        l2_5_k_xor_i = l1_ctl_k_xor_o;
+        l2_5_pass_i = l2_ctl_pass_o;
+        l2_5_sum_i = l2_ctl_sum_o;
+        l2_5_max_i = l2_ctl_max_o;
+        l2_5_and_i = l2_ctl_and_o;
+        l2_5_or_i = l2_ctl_or_o;
+        l2_5_xor_i = l2_ctl_xor_o;
         s2_val_5_d = l2_5_val_o;
         s2_mask_5_d = l2_5_mask_o;
         l1_12_a_i = in_key_6_q & low_byte;
@@ -3691,13 +3506,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_6_b_i = l1_13_val_o;
         l2_6_ma_i = l1_12_mask_o;
         l2_6_mb_i = l1_13_mask_o;
-        l2_6_b8_i = l1_ctl_b8_o;
-        l2_6_h16_i = l1_ctl_h16_o;
-        l2_6_k_sum_i = l1_ctl_k_sum_o;
-        l2_6_k_max_i = l1_ctl_k_max_o;
-        l2_6_k_and_i = l1_ctl_k_and_o;
-        l2_6_k_or_i = l1_ctl_k_or_o;
-        l2_6_k_xor_i = l1_ctl_k_xor_o;
+        l2_6_pass_i = l2_ctl_pass_o;
+        l2_6_sum_i = l2_ctl_sum_o;
+        l2_6_max_i = l2_ctl_max_o;
+        l2_6_and_i = l2_ctl_and_o;
+        l2_6_or_i = l2_ctl_or_o;
+        l2_6_xor_i = l2_ctl_xor_o;
         s2_val_6_d = l2_6_val_o;
         s2_mask_6_d = l2_6_mask_o;
         l1_14_a_i = in_key_7_q & low_byte;
@@ -3712,13 +3526,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_7_b_i = l1_15_val_o;
         l2_7_ma_i = l1_14_mask_o;
         l2_7_mb_i = l1_15_mask_o;
-        l2_7_b8_i = l1_ctl_b8_o;
-        l2_7_h16_i = l1_ctl_h16_o;
-        l2_7_k_sum_i = l1_ctl_k_sum_o;
-        l2_7_k_max_i = l1_ctl_k_max_o;
-        l2_7_k_and_i = l1_ctl_k_and_o;
-        l2_7_k_or_i = l1_ctl_k_or_o;
-        l2_7_k_xor_i = l1_ctl_k_xor_o;
+        l2_7_pass_i = l2_ctl_pass_o;
+        l2_7_sum_i = l2_ctl_sum_o;
+        l2_7_max_i = l2_ctl_max_o;
+        l2_7_and_i = l2_ctl_and_o;
+        l2_7_or_i = l2_ctl_or_o;
+        l2_7_xor_i = l2_ctl_xor_o;
         s2_val_7_d = l2_7_val_o;
         s2_mask_7_d = l2_7_mask_o;
         l1_16_a_i = in_key_8_q & low_byte;
@@ -3733,13 +3546,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_8_b_i = l1_17_val_o;
         l2_8_ma_i = l1_16_mask_o;
         l2_8_mb_i = l1_17_mask_o;
-        l2_8_b8_i = l1_ctl_b8_o;
-        l2_8_h16_i = l1_ctl_h16_o;
-        l2_8_k_sum_i = l1_ctl_k_sum_o;
-        l2_8_k_max_i = l1_ctl_k_max_o;
-        l2_8_k_and_i = l1_ctl_k_and_o;
-        l2_8_k_or_i = l1_ctl_k_or_o;
-        l2_8_k_xor_i = l1_ctl_k_xor_o;
+        l2_8_pass_i = l2_ctl_pass_o;
+        l2_8_sum_i = l2_ctl_sum_o;
+        l2_8_max_i = l2_ctl_max_o;
+        l2_8_and_i = l2_ctl_and_o;
+        l2_8_or_i = l2_ctl_or_o;
+        l2_8_xor_i = l2_ctl_xor_o;
         s2_val_8_d = l2_8_val_o;
         s2_mask_8_d = l2_8_mask_o;
         l1_18_a_i = in_key_9_q & low_byte;
@@ -3754,13 +3566,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_9_b_i = l1_19_val_o;
         l2_9_ma_i = l1_18_mask_o;
         l2_9_mb_i = l1_19_mask_o;
-        l2_9_b8_i = l1_ctl_b8_o;
-        l2_9_h16_i = l1_ctl_h16_o;
-        l2_9_k_sum_i = l1_ctl_k_sum_o;
-        l2_9_k_max_i = l1_ctl_k_max_o;
-        l2_9_k_and_i = l1_ctl_k_and_o;
-        l2_9_k_or_i = l1_ctl_k_or_o;
-        l2_9_k_xor_i = l1_ctl_k_xor_o;
+        l2_9_pass_i = l2_ctl_pass_o;
+        l2_9_sum_i = l2_ctl_sum_o;
+        l2_9_max_i = l2_ctl_max_o;
+        l2_9_and_i = l2_ctl_and_o;
+        l2_9_or_i = l2_ctl_or_o;
+        l2_9_xor_i = l2_ctl_xor_o;
         s2_val_9_d = l2_9_val_o;
         s2_mask_9_d = l2_9_mask_o;
         l1_20_a_i = in_key_10_q & low_byte;
@@ -3775,13 +3586,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_10_b_i = l1_21_val_o;
         l2_10_ma_i = l1_20_mask_o;
         l2_10_mb_i = l1_21_mask_o;
-        l2_10_b8_i = l1_ctl_b8_o;
-        l2_10_h16_i = l1_ctl_h16_o;
-        l2_10_k_sum_i = l1_ctl_k_sum_o;
-        l2_10_k_max_i = l1_ctl_k_max_o;
-        l2_10_k_and_i = l1_ctl_k_and_o;
-        l2_10_k_or_i = l1_ctl_k_or_o;
-        l2_10_k_xor_i = l1_ctl_k_xor_o;
+        l2_10_pass_i = l2_ctl_pass_o;
+        l2_10_sum_i = l2_ctl_sum_o;
+        l2_10_max_i = l2_ctl_max_o;
+        l2_10_and_i = l2_ctl_and_o;
+        l2_10_or_i = l2_ctl_or_o;
+        l2_10_xor_i = l2_ctl_xor_o;
         s2_val_10_d = l2_10_val_o;
         s2_mask_10_d = l2_10_mask_o;
         l1_22_a_i = in_key_11_q & low_byte;
@@ -3796,13 +3606,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_11_b_i = l1_23_val_o;
         l2_11_ma_i = l1_22_mask_o;
         l2_11_mb_i = l1_23_mask_o;
-        l2_11_b8_i = l1_ctl_b8_o;
-        l2_11_h16_i = l1_ctl_h16_o;
-        l2_11_k_sum_i = l1_ctl_k_sum_o;
-        l2_11_k_max_i = l1_ctl_k_max_o;
-        l2_11_k_and_i = l1_ctl_k_and_o;
-        l2_11_k_or_i = l1_ctl_k_or_o;
-        l2_11_k_xor_i = l1_ctl_k_xor_o;
+        l2_11_pass_i = l2_ctl_pass_o;
+        l2_11_sum_i = l2_ctl_sum_o;
+        l2_11_max_i = l2_ctl_max_o;
+        l2_11_and_i = l2_ctl_and_o;
+        l2_11_or_i = l2_ctl_or_o;
+        l2_11_xor_i = l2_ctl_xor_o;
         s2_val_11_d = l2_11_val_o;
         s2_mask_11_d = l2_11_mask_o;
         l1_24_a_i = in_key_12_q & low_byte;
@@ -3817,13 +3626,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_12_b_i = l1_25_val_o;
         l2_12_ma_i = l1_24_mask_o;
         l2_12_mb_i = l1_25_mask_o;
-        l2_12_b8_i = l1_ctl_b8_o;
-        l2_12_h16_i = l1_ctl_h16_o;
-        l2_12_k_sum_i = l1_ctl_k_sum_o;
-        l2_12_k_max_i = l1_ctl_k_max_o;
-        l2_12_k_and_i = l1_ctl_k_and_o;
-        l2_12_k_or_i = l1_ctl_k_or_o;
-        l2_12_k_xor_i = l1_ctl_k_xor_o;
+        l2_12_pass_i = l2_ctl_pass_o;
+        l2_12_sum_i = l2_ctl_sum_o;
+        l2_12_max_i = l2_ctl_max_o;
+        l2_12_and_i = l2_ctl_and_o;
+        l2_12_or_i = l2_ctl_or_o;
+        l2_12_xor_i = l2_ctl_xor_o;
         s2_val_12_d = l2_12_val_o;
         s2_mask_12_d = l2_12_mask_o;
         l1_26_a_i = in_key_13_q & low_byte;
@@ -3838,13 +3646,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_13_b_i = l1_27_val_o;
         l2_13_ma_i = l1_26_mask_o;
         l2_13_mb_i = l1_27_mask_o;
-        l2_13_b8_i = l1_ctl_b8_o;
-        l2_13_h16_i = l1_ctl_h16_o;
-        l2_13_k_sum_i = l1_ctl_k_sum_o;
-        l2_13_k_max_i = l1_ctl_k_max_o;
-        l2_13_k_and_i = l1_ctl_k_and_o;
-        l2_13_k_or_i = l1_ctl_k_or_o;
-        l2_13_k_xor_i = l1_ctl_k_xor_o;
+        l2_13_pass_i = l2_ctl_pass_o;
+        l2_13_sum_i = l2_ctl_sum_o;
+        l2_13_max_i = l2_ctl_max_o;
+        l2_13_and_i = l2_ctl_and_o;
+        l2_13_or_i = l2_ctl_or_o;
+        l2_13_xor_i = l2_ctl_xor_o;
         s2_val_13_d = l2_13_val_o;
         s2_mask_13_d = l2_13_mask_o;
         l1_28_a_i = in_key_14_q & low_byte;
@@ -3859,13 +3666,12 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_14_b_i = l1_29_val_o;
         l2_14_ma_i = l1_28_mask_o;
         l2_14_mb_i = l1_29_mask_o;
-        l2_14_b8_i = l1_ctl_b8_o;
-        l2_14_h16_i = l1_ctl_h16_o;
-        l2_14_k_sum_i = l1_ctl_k_sum_o;
-        l2_14_k_max_i = l1_ctl_k_max_o;
-        l2_14_k_and_i = l1_ctl_k_and_o;
-        l2_14_k_or_i = l1_ctl_k_or_o;
-        l2_14_k_xor_i = l1_ctl_k_xor_o;
+        l2_14_pass_i = l2_ctl_pass_o;
+        l2_14_sum_i = l2_ctl_sum_o;
+        l2_14_max_i = l2_ctl_max_o;
+        l2_14_and_i = l2_ctl_and_o;
+        l2_14_or_i = l2_ctl_or_o;
+        l2_14_xor_i = l2_ctl_xor_o;
         s2_val_14_d = l2_14_val_o;
         s2_mask_14_d = l2_14_mask_o;
         l1_30_a_i = in_key_15_q & low_byte;
@@ -3880,239 +3686,206 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_15_b_i = l1_31_val_o;
         l2_15_ma_i = l1_30_mask_o;
         l2_15_mb_i = l1_31_mask_o;
-        l2_15_b8_i = l1_ctl_b8_o;
-        l2_15_h16_i = l1_ctl_h16_o;
-        l2_15_k_sum_i = l1_ctl_k_sum_o;
-        l2_15_k_max_i = l1_ctl_k_max_o;
-        l2_15_k_and_i = l1_ctl_k_and_o;
-        l2_15_k_or_i = l1_ctl_k_or_o;
-        l2_15_k_xor_i = l1_ctl_k_xor_o;
+        l2_15_pass_i = l2_ctl_pass_o;
+        l2_15_sum_i = l2_ctl_sum_o;
+        l2_15_max_i = l2_ctl_max_o;
+        l2_15_and_i = l2_ctl_and_o;
+        l2_15_or_i = l2_ctl_or_o;
+        l2_15_xor_i = l2_ctl_xor_o;
         s2_val_15_d = l2_15_val_o;
         s2_mask_15_d = l2_15_mask_o;
-        l1_0_b8_i = l1_ctl_b8_o;
-        l1_0_h16_i = l1_ctl_h16_o;
-        l1_0_k_sum_i = l1_ctl_k_sum_o;
-        l1_0_k_max_i = l1_ctl_k_max_o;
-        l1_0_k_and_i = l1_ctl_k_and_o;
-        l1_0_k_or_i = l1_ctl_k_or_o;
-        l1_0_k_xor_i = l1_ctl_k_xor_o;
-        l1_1_b8_i = l1_ctl_b8_o;
-        l1_1_h16_i = l1_ctl_h16_o;
-        l1_1_k_sum_i = l1_ctl_k_sum_o;
-        l1_1_k_max_i = l1_ctl_k_max_o;
-        l1_1_k_and_i = l1_ctl_k_and_o;
-        l1_1_k_or_i = l1_ctl_k_or_o;
-        l1_1_k_xor_i = l1_ctl_k_xor_o;
-        l1_2_b8_i = l1_ctl_b8_o;
-        l1_2_h16_i = l1_ctl_h16_o;
-        l1_2_k_sum_i = l1_ctl_k_sum_o;
-        l1_2_k_max_i = l1_ctl_k_max_o;
-        l1_2_k_and_i = l1_ctl_k_and_o;
-        l1_2_k_or_i = l1_ctl_k_or_o;
-        l1_2_k_xor_i = l1_ctl_k_xor_o;
-        l1_3_b8_i = l1_ctl_b8_o;
-        l1_3_h16_i = l1_ctl_h16_o;
-        l1_3_k_sum_i = l1_ctl_k_sum_o;
-        l1_3_k_max_i = l1_ctl_k_max_o;
-        l1_3_k_and_i = l1_ctl_k_and_o;
-        l1_3_k_or_i = l1_ctl_k_or_o;
-        l1_3_k_xor_i = l1_ctl_k_xor_o;
-        l1_4_b8_i = l1_ctl_b8_o;
-        l1_4_h16_i = l1_ctl_h16_o;
-        l1_4_k_sum_i = l1_ctl_k_sum_o;
-        l1_4_k_max_i = l1_ctl_k_max_o;
-        l1_4_k_and_i = l1_ctl_k_and_o;
-        l1_4_k_or_i = l1_ctl_k_or_o;
-        l1_4_k_xor_i = l1_ctl_k_xor_o;
-        l1_5_b8_i = l1_ctl_b8_o;
-        l1_5_h16_i = l1_ctl_h16_o;
-        l1_5_k_sum_i = l1_ctl_k_sum_o;
-        l1_5_k_max_i = l1_ctl_k_max_o;
-        l1_5_k_and_i = l1_ctl_k_and_o;
-        l1_5_k_or_i = l1_ctl_k_or_o;
-        l1_5_k_xor_i = l1_ctl_k_xor_o;
-        l1_6_b8_i = l1_ctl_b8_o;
-        l1_6_h16_i = l1_ctl_h16_o;
-        l1_6_k_sum_i = l1_ctl_k_sum_o;
-        l1_6_k_max_i = l1_ctl_k_max_o;
-        l1_6_k_and_i = l1_ctl_k_and_o;
-        l1_6_k_or_i = l1_ctl_k_or_o;
-        l1_6_k_xor_i = l1_ctl_k_xor_o;
-        l1_7_b8_i = l1_ctl_b8_o;
-        l1_7_h16_i = l1_ctl_h16_o;
-        l1_7_k_sum_i = l1_ctl_k_sum_o;
-        l1_7_k_max_i = l1_ctl_k_max_o;
-        l1_7_k_and_i = l1_ctl_k_and_o;
-        l1_7_k_or_i = l1_ctl_k_or_o;
-        l1_7_k_xor_i = l1_ctl_k_xor_o;
-        l1_8_b8_i = l1_ctl_b8_o;
-        l1_8_h16_i = l1_ctl_h16_o;
-        l1_8_k_sum_i = l1_ctl_k_sum_o;
-        l1_8_k_max_i = l1_ctl_k_max_o;
-        l1_8_k_and_i = l1_ctl_k_and_o;
-        l1_8_k_or_i = l1_ctl_k_or_o;
-        l1_8_k_xor_i = l1_ctl_k_xor_o;
-        l1_9_b8_i = l1_ctl_b8_o;
-        l1_9_h16_i = l1_ctl_h16_o;
-        l1_9_k_sum_i = l1_ctl_k_sum_o;
-        l1_9_k_max_i = l1_ctl_k_max_o;
-        l1_9_k_and_i = l1_ctl_k_and_o;
-        l1_9_k_or_i = l1_ctl_k_or_o;
-        l1_9_k_xor_i = l1_ctl_k_xor_o;
-        l1_10_b8_i = l1_ctl_b8_o;
-        l1_10_h16_i = l1_ctl_h16_o;
-        l1_10_k_sum_i = l1_ctl_k_sum_o;
-        l1_10_k_max_i = l1_ctl_k_max_o;
-        l1_10_k_and_i = l1_ctl_k_and_o;
-        l1_10_k_or_i = l1_ctl_k_or_o;
-        l1_10_k_xor_i = l1_ctl_k_xor_o;
-        l1_11_b8_i = l1_ctl_b8_o;
-        l1_11_h16_i = l1_ctl_h16_o;
-        l1_11_k_sum_i = l1_ctl_k_sum_o;
-        l1_11_k_max_i = l1_ctl_k_max_o;
-        l1_11_k_and_i = l1_ctl_k_and_o;
-        l1_11_k_or_i = l1_ctl_k_or_o;
-        l1_11_k_xor_i = l1_ctl_k_xor_o;
-        l1_12_b8_i = l1_ctl_b8_o;
-        l1_12_h16_i = l1_ctl_h16_o;
-        l1_12_k_sum_i = l1_ctl_k_sum_o;
-        l1_12_k_max_i = l1_ctl_k_max_o;
-        l1_12_k_and_i = l1_ctl_k_and_o;
-        l1_12_k_or_i = l1_ctl_k_or_o;
-        l1_12_k_xor_i = l1_ctl_k_xor_o;
-        l1_13_b8_i = l1_ctl_b8_o;
-        l1_13_h16_i = l1_ctl_h16_o;
-        l1_13_k_sum_i = l1_ctl_k_sum_o;
-        l1_13_k_max_i = l1_ctl_k_max_o;
-        l1_13_k_and_i = l1_ctl_k_and_o;
-        l1_13_k_or_i = l1_ctl_k_or_o;
-        l1_13_k_xor_i = l1_ctl_k_xor_o;
-        l1_14_b8_i = l1_ctl_b8_o;
-        l1_14_h16_i = l1_ctl_h16_o;
-        l1_14_k_sum_i = l1_ctl_k_sum_o;
-        l1_14_k_max_i = l1_ctl_k_max_o;
-        l1_14_k_and_i = l1_ctl_k_and_o;
-        l1_14_k_or_i = l1_ctl_k_or_o;
-        l1_14_k_xor_i = l1_ctl_k_xor_o;
-        l1_15_b8_i = l1_ctl_b8_o;
-        l1_15_h16_i = l1_ctl_h16_o;
-        l1_15_k_sum_i = l1_ctl_k_sum_o;
-        l1_15_k_max_i = l1_ctl_k_max_o;
-        l1_15_k_and_i = l1_ctl_k_and_o;
-        l1_15_k_or_i = l1_ctl_k_or_o;
-        l1_15_k_xor_i = l1_ctl_k_xor_o;
-        l1_16_b8_i = l1_ctl_b8_o;
-        l1_16_h16_i = l1_ctl_h16_o;
-        l1_16_k_sum_i = l1_ctl_k_sum_o;
-        l1_16_k_max_i = l1_ctl_k_max_o;
-        l1_16_k_and_i = l1_ctl_k_and_o;
-        l1_16_k_or_i = l1_ctl_k_or_o;
-        l1_16_k_xor_i = l1_ctl_k_xor_o;
-        l1_17_b8_i = l1_ctl_b8_o;
-        l1_17_h16_i = l1_ctl_h16_o;
-        l1_17_k_sum_i = l1_ctl_k_sum_o;
-        l1_17_k_max_i = l1_ctl_k_max_o;
-        l1_17_k_and_i = l1_ctl_k_and_o;
-        l1_17_k_or_i = l1_ctl_k_or_o;
-        l1_17_k_xor_i = l1_ctl_k_xor_o;
-        l1_18_b8_i = l1_ctl_b8_o;
-        l1_18_h16_i = l1_ctl_h16_o;
-        l1_18_k_sum_i = l1_ctl_k_sum_o;
-        l1_18_k_max_i = l1_ctl_k_max_o;
-        l1_18_k_and_i = l1_ctl_k_and_o;
-        l1_18_k_or_i = l1_ctl_k_or_o;
-        l1_18_k_xor_i = l1_ctl_k_xor_o;
-        l1_19_b8_i = l1_ctl_b8_o;
-        l1_19_h16_i = l1_ctl_h16_o;
-        l1_19_k_sum_i = l1_ctl_k_sum_o;
-        l1_19_k_max_i = l1_ctl_k_max_o;
-        l1_19_k_and_i = l1_ctl_k_and_o;
-        l1_19_k_or_i = l1_ctl_k_or_o;
-        l1_19_k_xor_i = l1_ctl_k_xor_o;
-        l1_20_b8_i = l1_ctl_b8_o;
-        l1_20_h16_i = l1_ctl_h16_o;
-        l1_20_k_sum_i = l1_ctl_k_sum_o;
-        l1_20_k_max_i = l1_ctl_k_max_o;
-        l1_20_k_and_i = l1_ctl_k_and_o;
-        l1_20_k_or_i = l1_ctl_k_or_o;
-        l1_20_k_xor_i = l1_ctl_k_xor_o;
-        l1_21_b8_i = l1_ctl_b8_o;
-        l1_21_h16_i = l1_ctl_h16_o;
-        l1_21_k_sum_i = l1_ctl_k_sum_o;
-        l1_21_k_max_i = l1_ctl_k_max_o;
-        l1_21_k_and_i = l1_ctl_k_and_o;
-        l1_21_k_or_i = l1_ctl_k_or_o;
-        l1_21_k_xor_i = l1_ctl_k_xor_o;
-        l1_22_b8_i = l1_ctl_b8_o;
-        l1_22_h16_i = l1_ctl_h16_o;
-        l1_22_k_sum_i = l1_ctl_k_sum_o;
-        l1_22_k_max_i = l1_ctl_k_max_o;
-        l1_22_k_and_i = l1_ctl_k_and_o;
-        l1_22_k_or_i = l1_ctl_k_or_o;
-        l1_22_k_xor_i = l1_ctl_k_xor_o;
-        l1_23_b8_i = l1_ctl_b8_o;
-        l1_23_h16_i = l1_ctl_h16_o;
-        l1_23_k_sum_i = l1_ctl_k_sum_o;
-        l1_23_k_max_i = l1_ctl_k_max_o;
-        l1_23_k_and_i = l1_ctl_k_and_o;
-        l1_23_k_or_i = l1_ctl_k_or_o;
-        l1_23_k_xor_i = l1_ctl_k_xor_o;
-        l1_24_b8_i = l1_ctl_b8_o;
-        l1_24_h16_i = l1_ctl_h16_o;
-        l1_24_k_sum_i = l1_ctl_k_sum_o;
-        l1_24_k_max_i = l1_ctl_k_max_o;
-        l1_24_k_and_i = l1_ctl_k_and_o;
-        l1_24_k_or_i = l1_ctl_k_or_o;
-        l1_24_k_xor_i = l1_ctl_k_xor_o;
-        l1_25_b8_i = l1_ctl_b8_o;
-        l1_25_h16_i = l1_ctl_h16_o;
-        l1_25_k_sum_i = l1_ctl_k_sum_o;
-        l1_25_k_max_i = l1_ctl_k_max_o;
-        l1_25_k_and_i = l1_ctl_k_and_o;
-        l1_25_k_or_i = l1_ctl_k_or_o;
-        l1_25_k_xor_i = l1_ctl_k_xor_o;
-        l1_26_b8_i = l1_ctl_b8_o;
-        l1_26_h16_i = l1_ctl_h16_o;
-        l1_26_k_sum_i = l1_ctl_k_sum_o;
-        l1_26_k_max_i = l1_ctl_k_max_o;
-        l1_26_k_and_i = l1_ctl_k_and_o;
-        l1_26_k_or_i = l1_ctl_k_or_o;
-        l1_26_k_xor_i = l1_ctl_k_xor_o;
-        l1_27_b8_i = l1_ctl_b8_o;
-        l1_27_h16_i = l1_ctl_h16_o;
-        l1_27_k_sum_i = l1_ctl_k_sum_o;
-        l1_27_k_max_i = l1_ctl_k_max_o;
-        l1_27_k_and_i = l1_ctl_k_and_o;
-        l1_27_k_or_i = l1_ctl_k_or_o;
-        l1_27_k_xor_i = l1_ctl_k_xor_o;
-        l1_28_b8_i = l1_ctl_b8_o;
-        l1_28_h16_i = l1_ctl_h16_o;
-        l1_28_k_sum_i = l1_ctl_k_sum_o;
-        l1_28_k_max_i = l1_ctl_k_max_o;
-        l1_28_k_and_i = l1_ctl_k_and_o;
-        l1_28_k_or_i = l1_ctl_k_or_o;
-        l1_28_k_xor_i = l1_ctl_k_xor_o;
-        l1_29_b8_i = l1_ctl_b8_o;
-        l1_29_h16_i = l1_ctl_h16_o;
-        l1_29_k_sum_i = l1_ctl_k_sum_o;
-        l1_29_k_max_i = l1_ctl_k_max_o;
-        l1_29_k_and_i = l1_ctl_k_and_o;
-        l1_29_k_or_i = l1_ctl_k_or_o;
-        l1_29_k_xor_i = l1_ctl_k_xor_o;
-        l1_30_b8_i = l1_ctl_b8_o;
-        l1_30_h16_i = l1_ctl_h16_o;
-        l1_30_k_sum_i = l1_ctl_k_sum_o;
-        l1_30_k_max_i = l1_ctl_k_max_o;
-        l1_30_k_and_i = l1_ctl_k_and_o;
-        l1_30_k_or_i = l1_ctl_k_or_o;
-        l1_30_k_xor_i = l1_ctl_k_xor_o;
-        l1_31_b8_i = l1_ctl_b8_o;
-        l1_31_h16_i = l1_ctl_h16_o;
-        l1_31_k_sum_i = l1_ctl_k_sum_o;
-        l1_31_k_max_i = l1_ctl_k_max_o;
-        l1_31_k_and_i = l1_ctl_k_and_o;
-        l1_31_k_or_i = l1_ctl_k_or_o;
-        l1_31_k_xor_i = l1_ctl_k_xor_o;
+        l1_0_pass_i = l1_ctl_pass_o;
+        l1_0_sum_i = l1_ctl_sum_o;
+        l1_0_max_i = l1_ctl_max_o;
+        l1_0_and_i = l1_ctl_and_o;
+        l1_0_or_i = l1_ctl_or_o;
+        l1_0_xor_i = l1_ctl_xor_o;
+        l1_1_pass_i = l1_ctl_pass_o;
+        l1_1_sum_i = l1_ctl_sum_o;
+        l1_1_max_i = l1_ctl_max_o;
+        l1_1_and_i = l1_ctl_and_o;
+        l1_1_or_i = l1_ctl_or_o;
+        l1_1_xor_i = l1_ctl_xor_o;
+        l1_2_pass_i = l1_ctl_pass_o;
+        l1_2_sum_i = l1_ctl_sum_o;
+        l1_2_max_i = l1_ctl_max_o;
+        l1_2_and_i = l1_ctl_and_o;
+        l1_2_or_i = l1_ctl_or_o;
+        l1_2_xor_i = l1_ctl_xor_o;
+        l1_3_pass_i = l1_ctl_pass_o;
+        l1_3_sum_i = l1_ctl_sum_o;
+        l1_3_max_i = l1_ctl_max_o;
+        l1_3_and_i = l1_ctl_and_o;
+        l1_3_or_i = l1_ctl_or_o;
+        l1_3_xor_i = l1_ctl_xor_o;
+        l1_4_pass_i = l1_ctl_pass_o;
+        l1_4_sum_i = l1_ctl_sum_o;
+        l1_4_max_i = l1_ctl_max_o;
+        l1_4_and_i = l1_ctl_and_o;
+        l1_4_or_i = l1_ctl_or_o;
+        l1_4_xor_i = l1_ctl_xor_o;
+        l1_5_pass_i = l1_ctl_pass_o;
+        l1_5_sum_i = l1_ctl_sum_o;
+        l1_5_max_i = l1_ctl_max_o;
+        l1_5_and_i = l1_ctl_and_o;
+        l1_5_or_i = l1_ctl_or_o;
+        l1_5_xor_i = l1_ctl_xor_o;
+        l1_6_pass_i = l1_ctl_pass_o;
+        l1_6_sum_i = l1_ctl_sum_o;
+        l1_6_max_i = l1_ctl_max_o;
+        l1_6_and_i = l1_ctl_and_o;
+        l1_6_or_i = l1_ctl_or_o;
+        l1_6_xor_i = l1_ctl_xor_o;
+        l1_7_pass_i = l1_ctl_pass_o;
+        l1_7_sum_i = l1_ctl_sum_o;
+        l1_7_max_i = l1_ctl_max_o;
+        l1_7_and_i = l1_ctl_and_o;
+        l1_7_or_i = l1_ctl_or_o;
+        l1_7_xor_i = l1_ctl_xor_o;
+        l1_8_pass_i = l1_ctl_pass_o;
+        l1_8_sum_i = l1_ctl_sum_o;
+        l1_8_max_i = l1_ctl_max_o;
+        l1_8_and_i = l1_ctl_and_o;
+        l1_8_or_i = l1_ctl_or_o;
+        l1_8_xor_i = l1_ctl_xor_o;
+        l1_9_pass_i = l1_ctl_pass_o;
+        l1_9_sum_i = l1_ctl_sum_o;
+        l1_9_max_i = l1_ctl_max_o;
+        l1_9_and_i = l1_ctl_and_o;
+        l1_9_or_i = l1_ctl_or_o;
+        l1_9_xor_i = l1_ctl_xor_o;
+        l1_10_pass_i = l1_ctl_pass_o;
+        l1_10_sum_i = l1_ctl_sum_o;
+        l1_10_max_i = l1_ctl_max_o;
+        l1_10_and_i = l1_ctl_and_o;
+        l1_10_or_i = l1_ctl_or_o;
+        l1_10_xor_i = l1_ctl_xor_o;
+        l1_11_pass_i = l1_ctl_pass_o;
+        l1_11_sum_i = l1_ctl_sum_o;
+        l1_11_max_i = l1_ctl_max_o;
+        l1_11_and_i = l1_ctl_and_o;
+        l1_11_or_i = l1_ctl_or_o;
+        l1_11_xor_i = l1_ctl_xor_o;
+        l1_12_pass_i = l1_ctl_pass_o;
+        l1_12_sum_i = l1_ctl_sum_o;
+        l1_12_max_i = l1_ctl_max_o;
+        l1_12_and_i = l1_ctl_and_o;
+        l1_12_or_i = l1_ctl_or_o;
+        l1_12_xor_i = l1_ctl_xor_o;
+        l1_13_pass_i = l1_ctl_pass_o;
+        l1_13_sum_i = l1_ctl_sum_o;
+        l1_13_max_i = l1_ctl_max_o;
+        l1_13_and_i = l1_ctl_and_o;
+        l1_13_or_i = l1_ctl_or_o;
+        l1_13_xor_i = l1_ctl_xor_o;
+        l1_14_pass_i = l1_ctl_pass_o;
+        l1_14_sum_i = l1_ctl_sum_o;
+        l1_14_max_i = l1_ctl_max_o;
+        l1_14_and_i = l1_ctl_and_o;
+        l1_14_or_i = l1_ctl_or_o;
+        l1_14_xor_i = l1_ctl_xor_o;
+        l1_15_pass_i = l1_ctl_pass_o;
+        l1_15_sum_i = l1_ctl_sum_o;
+        l1_15_max_i = l1_ctl_max_o;
+        l1_15_and_i = l1_ctl_and_o;
+        l1_15_or_i = l1_ctl_or_o;
+        l1_15_xor_i = l1_ctl_xor_o;
+        l1_16_pass_i = l1_ctl_pass_o;
+        l1_16_sum_i = l1_ctl_sum_o;
+        l1_16_max_i = l1_ctl_max_o;
+        l1_16_and_i = l1_ctl_and_o;
+        l1_16_or_i = l1_ctl_or_o;
+        l1_16_xor_i = l1_ctl_xor_o;
+        l1_17_pass_i = l1_ctl_pass_o;
+        l1_17_sum_i = l1_ctl_sum_o;
+        l1_17_max_i = l1_ctl_max_o;
+        l1_17_and_i = l1_ctl_and_o;
+        l1_17_or_i = l1_ctl_or_o;
+        l1_17_xor_i = l1_ctl_xor_o;
+        l1_18_pass_i = l1_ctl_pass_o;
+        l1_18_sum_i = l1_ctl_sum_o;
+        l1_18_max_i = l1_ctl_max_o;
+        l1_18_and_i = l1_ctl_and_o;
+        l1_18_or_i = l1_ctl_or_o;
+        l1_18_xor_i = l1_ctl_xor_o;
+        l1_19_pass_i = l1_ctl_pass_o;
+        l1_19_sum_i = l1_ctl_sum_o;
+        l1_19_max_i = l1_ctl_max_o;
+        l1_19_and_i = l1_ctl_and_o;
+        l1_19_or_i = l1_ctl_or_o;
+        l1_19_xor_i = l1_ctl_xor_o;
+        l1_20_pass_i = l1_ctl_pass_o;
+        l1_20_sum_i = l1_ctl_sum_o;
+        l1_20_max_i = l1_ctl_max_o;
+        l1_20_and_i = l1_ctl_and_o;
+        l1_20_or_i = l1_ctl_or_o;
+        l1_20_xor_i = l1_ctl_xor_o;
+        l1_21_pass_i = l1_ctl_pass_o;
+        l1_21_sum_i = l1_ctl_sum_o;
+        l1_21_max_i = l1_ctl_max_o;
+        l1_21_and_i = l1_ctl_and_o;
+        l1_21_or_i = l1_ctl_or_o;
+        l1_21_xor_i = l1_ctl_xor_o;
+        l1_22_pass_i = l1_ctl_pass_o;
+        l1_22_sum_i = l1_ctl_sum_o;
+        l1_22_max_i = l1_ctl_max_o;
+        l1_22_and_i = l1_ctl_and_o;
+        l1_22_or_i = l1_ctl_or_o;
+        l1_22_xor_i = l1_ctl_xor_o;
+        l1_23_pass_i = l1_ctl_pass_o;
+        l1_23_sum_i = l1_ctl_sum_o;
+        l1_23_max_i = l1_ctl_max_o;
+        l1_23_and_i = l1_ctl_and_o;
+        l1_23_or_i = l1_ctl_or_o;
+        l1_23_xor_i = l1_ctl_xor_o;
+        l1_24_pass_i = l1_ctl_pass_o;
+        l1_24_sum_i = l1_ctl_sum_o;
+        l1_24_max_i = l1_ctl_max_o;
+        l1_24_and_i = l1_ctl_and_o;
+        l1_24_or_i = l1_ctl_or_o;
+        l1_24_xor_i = l1_ctl_xor_o;
+        l1_25_pass_i = l1_ctl_pass_o;
+        l1_25_sum_i = l1_ctl_sum_o;
+        l1_25_max_i = l1_ctl_max_o;
+        l1_25_and_i = l1_ctl_and_o;
+        l1_25_or_i = l1_ctl_or_o;
+        l1_25_xor_i = l1_ctl_xor_o;
+        l1_26_pass_i = l1_ctl_pass_o;
+        l1_26_sum_i = l1_ctl_sum_o;
+        l1_26_max_i = l1_ctl_max_o;
+        l1_26_and_i = l1_ctl_and_o;
+        l1_26_or_i = l1_ctl_or_o;
+        l1_26_xor_i = l1_ctl_xor_o;
+        l1_27_pass_i = l1_ctl_pass_o;
+        l1_27_sum_i = l1_ctl_sum_o;
+        l1_27_max_i = l1_ctl_max_o;
+        l1_27_and_i = l1_ctl_and_o;
+        l1_27_or_i = l1_ctl_or_o;
+        l1_27_xor_i = l1_ctl_xor_o;
+        l1_28_pass_i = l1_ctl_pass_o;
+        l1_28_sum_i = l1_ctl_sum_o;
+        l1_28_max_i = l1_ctl_max_o;
+        l1_28_and_i = l1_ctl_and_o;
+        l1_28_or_i = l1_ctl_or_o;
+        l1_28_xor_i = l1_ctl_xor_o;
+        l1_29_pass_i = l1_ctl_pass_o;
+        l1_29_sum_i = l1_ctl_sum_o;
+        l1_29_max_i = l1_ctl_max_o;
+        l1_29_and_i = l1_ctl_and_o;
+        l1_29_or_i = l1_ctl_or_o;
+        l1_29_xor_i = l1_ctl_xor_o;
+        l1_30_pass_i = l1_ctl_pass_o;
+        l1_30_sum_i = l1_ctl_sum_o;
+        l1_30_max_i = l1_ctl_max_o;
+        l1_30_and_i = l1_ctl_and_o;
+        l1_30_or_i = l1_ctl_or_o;
+        l1_30_xor_i = l1_ctl_xor_o;
+        l1_31_pass_i = l1_ctl_pass_o;
+        l1_31_sum_i = l1_ctl_sum_o;
+        l1_31_max_i = l1_ctl_max_o;
+        l1_31_and_i = l1_ctl_and_o;
+        l1_31_or_i = l1_ctl_or_o;
+        l1_31_xor_i = l1_ctl_xor_o;
         s2_ctrl_d = in_ctrl_q;
         s2_valid_d = in_valid_q & rst_ni;
         l3_ctl_ctrl_i = s2_ctrl_q;
@@ -4120,104 +3893,96 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l3_0_b_i = s2_val_1_q;
         l3_0_ma_i = s2_mask_0_q;
         l3_0_mb_i = s2_mask_1_q;
-        l3_0_b8_i = l3_ctl_b8_o;
-        l3_0_h16_i = l3_ctl_h16_o;
-        l3_0_k_sum_i = l3_ctl_k_sum_o;
-        l3_0_k_max_i = l3_ctl_k_max_o;
-        l3_0_k_and_i = l3_ctl_k_and_o;
-        l3_0_k_or_i = l3_ctl_k_or_o;
-        l3_0_k_xor_i = l3_ctl_k_xor_o;
+        l3_0_pass_i = l3_ctl_pass_o;
+        l3_0_sum_i = l3_ctl_sum_o;
+        l3_0_max_i = l3_ctl_max_o;
+        l3_0_and_i = l3_ctl_and_o;
+        l3_0_or_i = l3_ctl_or_o;
+        l3_0_xor_i = l3_ctl_xor_o;
         s3_val_0_d = l3_0_val_o;
         s3_mask_0_d = l3_0_mask_o;
         l3_1_a_i = s2_val_2_q;
         l3_1_b_i = s2_val_3_q;
         l3_1_ma_i = s2_mask_2_q;
         l3_1_mb_i = s2_mask_3_q;
-        l3_1_b8_i = l3_ctl_b8_o;
-        l3_1_h16_i = l3_ctl_h16_o;
-        l3_1_k_sum_i = l3_ctl_k_sum_o;
-        l3_1_k_max_i = l3_ctl_k_max_o;
-        l3_1_k_and_i = l3_ctl_k_and_o;
-        l3_1_k_or_i = l3_ctl_k_or_o;
-        l3_1_k_xor_i = l3_ctl_k_xor_o;
+        l3_1_pass_i = l3_ctl_pass_o;
+        l3_1_sum_i = l3_ctl_sum_o;
+        l3_1_max_i = l3_ctl_max_o;
+        l3_1_and_i = l3_ctl_and_o;
+        l3_1_or_i = l3_ctl_or_o;
+        l3_1_xor_i = l3_ctl_xor_o;
         s3_val_1_d = l3_1_val_o;
         s3_mask_1_d = l3_1_mask_o;
         l3_2_a_i = s2_val_4_q;
         l3_2_b_i = s2_val_5_q;
         l3_2_ma_i = s2_mask_4_q;
         l3_2_mb_i = s2_mask_5_q;
-        l3_2_b8_i = l3_ctl_b8_o;
-        l3_2_h16_i = l3_ctl_h16_o;
-        l3_2_k_sum_i = l3_ctl_k_sum_o;
-        l3_2_k_max_i = l3_ctl_k_max_o;
-        l3_2_k_and_i = l3_ctl_k_and_o;
-        l3_2_k_or_i = l3_ctl_k_or_o;
-        l3_2_k_xor_i = l3_ctl_k_xor_o;
+        l3_2_pass_i = l3_ctl_pass_o;
+        l3_2_sum_i = l3_ctl_sum_o;
+        l3_2_max_i = l3_ctl_max_o;
+        l3_2_and_i = l3_ctl_and_o;
+        l3_2_or_i = l3_ctl_or_o;
+        l3_2_xor_i = l3_ctl_xor_o;
         s3_val_2_d = l3_2_val_o;
         s3_mask_2_d = l3_2_mask_o;
         l3_3_a_i = s2_val_6_q;
         l3_3_b_i = s2_val_7_q;
         l3_3_ma_i = s2_mask_6_q;
         l3_3_mb_i = s2_mask_7_q;
-        l3_3_b8_i = l3_ctl_b8_o;
-        l3_3_h16_i = l3_ctl_h16_o;
-        l3_3_k_sum_i = l3_ctl_k_sum_o;
-        l3_3_k_max_i = l3_ctl_k_max_o;
-        l3_3_k_and_i = l3_ctl_k_and_o;
-        l3_3_k_or_i = l3_ctl_k_or_o;
-        l3_3_k_xor_i = l3_ctl_k_xor_o;
+        l3_3_pass_i = l3_ctl_pass_o;
+        l3_3_sum_i = l3_ctl_sum_o;
+        l3_3_max_i = l3_ctl_max_o;
+        l3_3_and_i = l3_ctl_and_o;
+        l3_3_or_i = l3_ctl_or_o;
+        l3_3_xor_i = l3_ctl_xor_o;
         s3_val_3_d = l3_3_val_o;
         s3_mask_3_d = l3_3_mask_o;
         l3_4_a_i = s2_val_8_q;
         l3_4_b_i = s2_val_9_q;
         l3_4_ma_i = s2_mask_8_q;
         l3_4_mb_i = s2_mask_9_q;
-        l3_4_b8_i = l3_ctl_b8_o;
-        l3_4_h16_i = l3_ctl_h16_o;
-        l3_4_k_sum_i = l3_ctl_k_sum_o;
-        l3_4_k_max_i = l3_ctl_k_max_o;
-        l3_4_k_and_i = l3_ctl_k_and_o;
-        l3_4_k_or_i = l3_ctl_k_or_o;
-        l3_4_k_xor_i = l3_ctl_k_xor_o;
+        l3_4_pass_i = l3_ctl_pass_o;
+        l3_4_sum_i = l3_ctl_sum_o;
+        l3_4_max_i = l3_ctl_max_o;
+        l3_4_and_i = l3_ctl_and_o;
+        l3_4_or_i = l3_ctl_or_o;
+        l3_4_xor_i = l3_ctl_xor_o;
         s3_val_4_d = l3_4_val_o;
         s3_mask_4_d = l3_4_mask_o;
         l3_5_a_i = s2_val_10_q;
         l3_5_b_i = s2_val_11_q;
         l3_5_ma_i = s2_mask_10_q;
         l3_5_mb_i = s2_mask_11_q;
-        l3_5_b8_i = l3_ctl_b8_o;
-        l3_5_h16_i = l3_ctl_h16_o;
-        l3_5_k_sum_i = l3_ctl_k_sum_o;
-        l3_5_k_max_i = l3_ctl_k_max_o;
-        l3_5_k_and_i = l3_ctl_k_and_o;
-        l3_5_k_or_i = l3_ctl_k_or_o;
-        l3_5_k_xor_i = l3_ctl_k_xor_o;
+        l3_5_pass_i = l3_ctl_pass_o;
+        l3_5_sum_i = l3_ctl_sum_o;
+        l3_5_max_i = l3_ctl_max_o;
+        l3_5_and_i = l3_ctl_and_o;
+        l3_5_or_i = l3_ctl_or_o;
+        l3_5_xor_i = l3_ctl_xor_o;
         s3_val_5_d = l3_5_val_o;
         s3_mask_5_d = l3_5_mask_o;
         l3_6_a_i = s2_val_12_q;
         l3_6_b_i = s2_val_13_q;
         l3_6_ma_i = s2_mask_12_q;
         l3_6_mb_i = s2_mask_13_q;
-        l3_6_b8_i = l3_ctl_b8_o;
-        l3_6_h16_i = l3_ctl_h16_o;
-        l3_6_k_sum_i = l3_ctl_k_sum_o;
-        l3_6_k_max_i = l3_ctl_k_max_o;
-        l3_6_k_and_i = l3_ctl_k_and_o;
-        l3_6_k_or_i = l3_ctl_k_or_o;
-        l3_6_k_xor_i = l3_ctl_k_xor_o;
+        l3_6_pass_i = l3_ctl_pass_o;
+        l3_6_sum_i = l3_ctl_sum_o;
+        l3_6_max_i = l3_ctl_max_o;
+        l3_6_and_i = l3_ctl_and_o;
+        l3_6_or_i = l3_ctl_or_o;
+        l3_6_xor_i = l3_ctl_xor_o;
         s3_val_6_d = l3_6_val_o;
         s3_mask_6_d = l3_6_mask_o;
         l3_7_a_i = s2_val_14_q;
         l3_7_b_i = s2_val_15_q;
         l3_7_ma_i = s2_mask_14_q;
         l3_7_mb_i = s2_mask_15_q;
-        l3_7_b8_i = l3_ctl_b8_o;
-        l3_7_h16_i = l3_ctl_h16_o;
-        l3_7_k_sum_i = l3_ctl_k_sum_o;
-        l3_7_k_max_i = l3_ctl_k_max_o;
-        l3_7_k_and_i = l3_ctl_k_and_o;
-        l3_7_k_or_i = l3_ctl_k_or_o;
-        l3_7_k_xor_i = l3_ctl_k_xor_o;
+        l3_7_pass_i = l3_ctl_pass_o;
+        l3_7_sum_i = l3_ctl_sum_o;
+        l3_7_max_i = l3_ctl_max_o;
+        l3_7_and_i = l3_ctl_and_o;
+        l3_7_or_i = l3_ctl_or_o;
+        l3_7_xor_i = l3_ctl_xor_o;
         s3_val_7_d = l3_7_val_o;
         s3_mask_7_d = l3_7_mask_o;
         s3_ctrl_d = s2_ctrl_q;
@@ -4227,52 +3992,48 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l4_0_b_i = s3_val_1_q;
         l4_0_ma_i = s3_mask_0_q;
         l4_0_mb_i = s3_mask_1_q;
-        l4_0_b8_i = l4_ctl_b8_o;
-        l4_0_h16_i = l4_ctl_h16_o;
-        l4_0_k_sum_i = l4_ctl_k_sum_o;
-        l4_0_k_max_i = l4_ctl_k_max_o;
-        l4_0_k_and_i = l4_ctl_k_and_o;
-        l4_0_k_or_i = l4_ctl_k_or_o;
-        l4_0_k_xor_i = l4_ctl_k_xor_o;
+        l4_0_pass_i = l4_ctl_pass_o;
+        l4_0_sum_i = l4_ctl_sum_o;
+        l4_0_max_i = l4_ctl_max_o;
+        l4_0_and_i = l4_ctl_and_o;
+        l4_0_or_i = l4_ctl_or_o;
+        l4_0_xor_i = l4_ctl_xor_o;
         s4_val_0_d = l4_0_val_o;
         s4_mask_0_d = l4_0_mask_o;
         l4_1_a_i = s3_val_2_q;
         l4_1_b_i = s3_val_3_q;
         l4_1_ma_i = s3_mask_2_q;
         l4_1_mb_i = s3_mask_3_q;
-        l4_1_b8_i = l4_ctl_b8_o;
-        l4_1_h16_i = l4_ctl_h16_o;
-        l4_1_k_sum_i = l4_ctl_k_sum_o;
-        l4_1_k_max_i = l4_ctl_k_max_o;
-        l4_1_k_and_i = l4_ctl_k_and_o;
-        l4_1_k_or_i = l4_ctl_k_or_o;
-        l4_1_k_xor_i = l4_ctl_k_xor_o;
+        l4_1_pass_i = l4_ctl_pass_o;
+        l4_1_sum_i = l4_ctl_sum_o;
+        l4_1_max_i = l4_ctl_max_o;
+        l4_1_and_i = l4_ctl_and_o;
+        l4_1_or_i = l4_ctl_or_o;
+        l4_1_xor_i = l4_ctl_xor_o;
         s4_val_1_d = l4_1_val_o;
         s4_mask_1_d = l4_1_mask_o;
         l4_2_a_i = s3_val_4_q;
         l4_2_b_i = s3_val_5_q;
         l4_2_ma_i = s3_mask_4_q;
         l4_2_mb_i = s3_mask_5_q;
-        l4_2_b8_i = l4_ctl_b8_o;
-        l4_2_h16_i = l4_ctl_h16_o;
-        l4_2_k_sum_i = l4_ctl_k_sum_o;
-        l4_2_k_max_i = l4_ctl_k_max_o;
-        l4_2_k_and_i = l4_ctl_k_and_o;
-        l4_2_k_or_i = l4_ctl_k_or_o;
-        l4_2_k_xor_i = l4_ctl_k_xor_o;
+        l4_2_pass_i = l4_ctl_pass_o;
+        l4_2_sum_i = l4_ctl_sum_o;
+        l4_2_max_i = l4_ctl_max_o;
+        l4_2_and_i = l4_ctl_and_o;
+        l4_2_or_i = l4_ctl_or_o;
+        l4_2_xor_i = l4_ctl_xor_o;
         s4_val_2_d = l4_2_val_o;
         s4_mask_2_d = l4_2_mask_o;
         l4_3_a_i = s3_val_6_q;
         l4_3_b_i = s3_val_7_q;
         l4_3_ma_i = s3_mask_6_q;
         l4_3_mb_i = s3_mask_7_q;
-        l4_3_b8_i = l4_ctl_b8_o;
-        l4_3_h16_i = l4_ctl_h16_o;
-        l4_3_k_sum_i = l4_ctl_k_sum_o;
-        l4_3_k_max_i = l4_ctl_k_max_o;
-        l4_3_k_and_i = l4_ctl_k_and_o;
-        l4_3_k_or_i = l4_ctl_k_or_o;
-        l4_3_k_xor_i = l4_ctl_k_xor_o;
+        l4_3_pass_i = l4_ctl_pass_o;
+        l4_3_sum_i = l4_ctl_sum_o;
+        l4_3_max_i = l4_ctl_max_o;
+        l4_3_and_i = l4_ctl_and_o;
+        l4_3_or_i = l4_ctl_or_o;
+        l4_3_xor_i = l4_ctl_xor_o;
         s4_val_3_d = l4_3_val_o;
         s4_mask_3_d = l4_3_mask_o;
         s4_ctrl_d = s3_ctrl_q;
@@ -4282,42 +4043,40 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l5_0_b_i = s4_val_1_q;
         l5_0_ma_i = s4_mask_0_q;
         l5_0_mb_i = s4_mask_1_q;
-        l5_0_b8_i = l5_ctl_b8_o;
-        l5_0_h16_i = l5_ctl_h16_o;
-        l5_0_k_sum_i = l5_ctl_k_sum_o;
-        l5_0_k_max_i = l5_ctl_k_max_o;
-        l5_0_k_and_i = l5_ctl_k_and_o;
-        l5_0_k_or_i = l5_ctl_k_or_o;
-        l5_0_k_xor_i = l5_ctl_k_xor_o;
+        l5_0_pass_i = l5_ctl_pass_o;
+        l5_0_sum_i = l5_ctl_sum_o;
+        l5_0_max_i = l5_ctl_max_o;
+        l5_0_and_i = l5_ctl_and_o;
+        l5_0_or_i = l5_ctl_or_o;
+        l5_0_xor_i = l5_ctl_xor_o;
         s5_val_0_d = l5_0_val_o;
         s5_mask_0_d = l5_0_mask_o;
         l5_1_a_i = s4_val_2_q;
         l5_1_b_i = s4_val_3_q;
         l5_1_ma_i = s4_mask_2_q;
         l5_1_mb_i = s4_mask_3_q;
-        l5_1_b8_i = l5_ctl_b8_o;
-        l5_1_h16_i = l5_ctl_h16_o;
-        l5_1_k_sum_i = l5_ctl_k_sum_o;
-        l5_1_k_max_i = l5_ctl_k_max_o;
-        l5_1_k_and_i = l5_ctl_k_and_o;
-        l5_1_k_or_i = l5_ctl_k_or_o;
-        l5_1_k_xor_i = l5_ctl_k_xor_o;
+        l5_1_pass_i = l5_ctl_pass_o;
+        l5_1_sum_i = l5_ctl_sum_o;
+        l5_1_max_i = l5_ctl_max_o;
+        l5_1_and_i = l5_ctl_and_o;
+        l5_1_or_i = l5_ctl_or_o;
+        l5_1_xor_i = l5_ctl_xor_o;
         s5_val_1_d = l5_1_val_o;
         s5_mask_1_d = l5_1_mask_o;
         s5_ctrl_d = s4_ctrl_q;
         s5_valid_d = s4_valid_q & rst_ni;
-        out_ctl_ctrl_i = s5_ctrl_q;
+        out_ctl_ctrl_i = s5_ctrl_q[(32'h0)+:(17)];
+        l6_ctl_ctrl_i = s5_ctrl_q;
         l6_a_i = s5_val_0_q;
         l6_b_i = s5_val_1_q;
         l6_ma_i = s5_mask_0_q;
         l6_mb_i = s5_mask_1_q;
-        l6_b8_i = out_ctl_b8_o;
-        l6_h16_i = out_ctl_h16_o;
-        l6_k_sum_i = out_ctl_k_sum_o;
-        l6_k_max_i = out_ctl_k_max_o;
-        l6_k_and_i = out_ctl_k_and_o;
-        l6_k_or_i = out_ctl_k_or_o;
-        l6_k_xor_i = out_ctl_k_xor_o;
+        l6_pass_i = l6_ctl_pass_o;
+        l6_sum_i = l6_ctl_sum_o;
+        l6_max_i = l6_ctl_max_o;
+        l6_and_i = l6_ctl_and_o;
+        l6_or_i = l6_ctl_or_o;
+        l6_xor_i = l6_ctl_xor_o;
         format_root_i = l6_val_o;
         format_mask_i = l6_mask_o;
         format_b8_i = out_ctl_b8_o;
@@ -4585,123 +4344,162 @@ module crosslane_reduce_every2_controls(ctrl_i,b8_o,h16_o,w32_o,k_sum_o,k_max_o,
     end
 endmodule // crosslane_reduce_every2_controls
 
-module crosslane_reduce_every2_reg17(d,q,clock);
+module crosslane_reduce_every2_reg53(d,q,clock);
     
     // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
+    input wire  [52:0] d;
+    output reg  [52:0] q;
     input wire  clock;
     
     // Update code (custom)
     // A pipeline register.
     always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_every2_reg17
+endmodule // crosslane_reduce_every2_reg53
 
-module crosslane_reduce_every2_op_decode(op_i,ctrl_o);
+module crosslane_reduce_every2_op_decode(op_i,ctrl_o,leaf_o);
     
     // Module arguments
     input wire  [8:0] op_i;
-    output reg  [16:0] ctrl_o;
+    output reg  [52:0] ctrl_o;
+    output reg  [16:0] leaf_o;
     
     // Update code (custom)
-    // Control word, bit 0 first: b8, h16, w32, k_sum, k_max, k_and, k_or, k_xor, sext, saturate, extremum, sflip, minimum, num, has_mask, vbool_fold, predicated.
+    // Control word, bit 0 first: b8, h16, w32, k_sum, k_max, k_and, k_or, k_xor, sext, saturate, extremum, sflip, minimum, num, has_mask, vbool_fold, predicated; then levels 1 to 6, each: pass, sum, max, and, or, xor.
     always @(*) begin
         case (op_i)
-            9'h000: ctrl_o = 17'b00000000100001001; // radd_2nx8
-            9'h100: ctrl_o = 17'b10000000100001001; // radd_2nx8_t
-            9'h001: ctrl_o = 17'b00000000100001010; // radd_nx16
-            9'h101: ctrl_o = 17'b10000000100001010; // radd_nx16_t
-            9'h002: ctrl_o = 17'b00000000100001100; // radd_n_2x32
-            9'h102: ctrl_o = 17'b10000000100001100; // radd_n_2x32_t
-            9'h008: ctrl_o = 17'b00000000000001001; // raddu_2nx8
-            9'h108: ctrl_o = 17'b10000000000001001; // raddu_2nx8_t
-            9'h009: ctrl_o = 17'b00000000000001010; // raddu_nx16
-            9'h109: ctrl_o = 17'b10000000000001010; // raddu_nx16_t
-            9'h00a: ctrl_o = 17'b00000000000001100; // raddu_n_2x32
-            9'h10a: ctrl_o = 17'b10000000000001100; // raddu_n_2x32_t
-            9'h011: ctrl_o = 17'b00000001100001010; // radds_nx16
-            9'h111: ctrl_o = 17'b10000001100001010; // radds_nx16_t
-            9'h018: ctrl_o = 17'b00000110000010001; // rmax_2nx8
-            9'h118: ctrl_o = 17'b10000110000010001; // rmax_2nx8_t
-            9'h019: ctrl_o = 17'b00000110000010010; // rmax_nx16
-            9'h119: ctrl_o = 17'b10000110000010010; // rmax_nx16_t
-            9'h01a: ctrl_o = 17'b00000110000010100; // rmax_n_2x32
-            9'h11a: ctrl_o = 17'b10000110000010100; // rmax_n_2x32_t
-            9'h020: ctrl_o = 17'b00001110000010001; // rmin_2nx8
-            9'h120: ctrl_o = 17'b10001110000010001; // rmin_2nx8_t
-            9'h021: ctrl_o = 17'b00001110000010010; // rmin_nx16
-            9'h121: ctrl_o = 17'b10001110000010010; // rmin_nx16_t
-            9'h022: ctrl_o = 17'b00001110000010100; // rmin_n_2x32
-            9'h122: ctrl_o = 17'b10001110000010100; // rmin_n_2x32_t
-            9'h028: ctrl_o = 17'b00000010000010001; // rmaxu_2nx8
-            9'h128: ctrl_o = 17'b10000010000010001; // rmaxu_2nx8_t
-            9'h029: ctrl_o = 17'b00000010000010010; // rmaxu_nx16
-            9'h129: ctrl_o = 17'b10000010000010010; // rmaxu_nx16_t
-            9'h02a: ctrl_o = 17'b00000010000010100; // rmaxu_n_2x32
-            9'h12a: ctrl_o = 17'b10000010000010100; // rmaxu_n_2x32_t
-            9'h030: ctrl_o = 17'b00001010000010001; // rminu_2nx8
-            9'h130: ctrl_o = 17'b10001010000010001; // rminu_2nx8_t
-            9'h031: ctrl_o = 17'b00001010000010010; // rminu_nx16
-            9'h131: ctrl_o = 17'b10001010000010010; // rminu_nx16_t
-            9'h032: ctrl_o = 17'b00001010000010100; // rminu_n_2x32
-            9'h132: ctrl_o = 17'b10001010000010100; // rminu_n_2x32_t
-            9'h03b: ctrl_o = 17'b00010000000010010; // rmaxnum_nxf16
-            9'h13b: ctrl_o = 17'b10010000000010010; // rmaxnum_nxf16_t
-            9'h03c: ctrl_o = 17'b00010000000010100; // rmaxnum_n_2xf32
-            9'h13c: ctrl_o = 17'b10010000000010100; // rmaxnum_n_2xf32_t
-            9'h043: ctrl_o = 17'b00011000000010010; // rminnum_nxf16
-            9'h143: ctrl_o = 17'b10011000000010010; // rminnum_nxf16_t
-            9'h044: ctrl_o = 17'b00011000000010100; // rminnum_n_2xf32
-            9'h144: ctrl_o = 17'b10011000000010100; // rminnum_n_2xf32_t
-            9'h048: ctrl_o = 17'b00000000000100001; // rand_2nx8
-            9'h148: ctrl_o = 17'b10000000000100001; // rand_2nx8_t
-            9'h049: ctrl_o = 17'b00000000000100010; // rand_nx16
-            9'h149: ctrl_o = 17'b10000000000100010; // rand_nx16_t
-            9'h04a: ctrl_o = 17'b00000000000100100; // rand_n_2x32
-            9'h14a: ctrl_o = 17'b10000000000100100; // rand_n_2x32_t
-            9'h050: ctrl_o = 17'b00000000001000001; // ror_2nx8
-            9'h150: ctrl_o = 17'b10000000001000001; // ror_2nx8_t
-            9'h051: ctrl_o = 17'b00000000001000010; // ror_nx16
-            9'h151: ctrl_o = 17'b10000000001000010; // ror_nx16_t
-            9'h052: ctrl_o = 17'b00000000001000100; // ror_n_2x32
-            9'h152: ctrl_o = 17'b10000000001000100; // ror_n_2x32_t
-            9'h058: ctrl_o = 17'b00000000010000001; // rxor_2nx8
-            9'h158: ctrl_o = 17'b10000000010000001; // rxor_2nx8_t
-            9'h059: ctrl_o = 17'b00000000010000010; // rxor_nx16
-            9'h159: ctrl_o = 17'b10000000010000010; // rxor_nx16_t
-            9'h05a: ctrl_o = 17'b00000000010000100; // rxor_n_2x32
-            9'h15a: ctrl_o = 17'b10000000010000100; // rxor_n_2x32_t
-            9'h060: ctrl_o = 17'b00100110000010001; // rbmax_2nx8
-            9'h160: ctrl_o = 17'b10100110000010001; // rbmax_2nx8_t
-            9'h061: ctrl_o = 17'b00100110000010010; // rbmax_nx16
-            9'h161: ctrl_o = 17'b10100110000010010; // rbmax_nx16_t
-            9'h062: ctrl_o = 17'b00100110000010100; // rbmax_n_2x32
-            9'h162: ctrl_o = 17'b10100110000010100; // rbmax_n_2x32_t
-            9'h068: ctrl_o = 17'b00101110000010001; // rbmin_2nx8
-            9'h168: ctrl_o = 17'b10101110000010001; // rbmin_2nx8_t
-            9'h069: ctrl_o = 17'b00101110000010010; // rbmin_nx16
-            9'h169: ctrl_o = 17'b10101110000010010; // rbmin_nx16_t
-            9'h06a: ctrl_o = 17'b00101110000010100; // rbmin_n_2x32
-            9'h16a: ctrl_o = 17'b10101110000010100; // rbmin_n_2x32_t
-            9'h070: ctrl_o = 17'b00100010000010001; // rbmaxu_2nx8
-            9'h170: ctrl_o = 17'b10100010000010001; // rbmaxu_2nx8_t
-            9'h071: ctrl_o = 17'b00100010000010010; // rbmaxu_nx16
-            9'h171: ctrl_o = 17'b10100010000010010; // rbmaxu_nx16_t
-            9'h072: ctrl_o = 17'b00100010000010100; // rbmaxu_n_2x32
-            9'h172: ctrl_o = 17'b10100010000010100; // rbmaxu_n_2x32_t
-            9'h078: ctrl_o = 17'b00101010000010001; // rbminu_2nx8
-            9'h178: ctrl_o = 17'b10101010000010001; // rbminu_2nx8_t
-            9'h079: ctrl_o = 17'b00101010000010010; // rbminu_nx16
-            9'h179: ctrl_o = 17'b10101010000010010; // rbminu_nx16_t
-            9'h07a: ctrl_o = 17'b00101010000010100; // rbminu_n_2x32
-            9'h17a: ctrl_o = 17'b10101010000010100; // rbminu_n_2x32_t
-            9'h081: ctrl_o = 17'b01000000000100010; // randbn
-            9'h080: ctrl_o = 17'b01000000000100001; // randb2n
-            9'h082: ctrl_o = 17'b01000000000100100; // randbn_2
-            9'h089: ctrl_o = 17'b01000000001000010; // rorbn
-            9'h088: ctrl_o = 17'b01000000001000001; // rorb2n
-            9'h08a: ctrl_o = 17'b01000000001000100; // rorbn_2
-            default: ctrl_o = 17'b0;
+            9'h000: ctrl_o = 53'b00001000001000001000001000001000001000000000100001001; // radd_2nx8
+            9'h100: ctrl_o = 53'b00001000001000001000001000001000001010000000100001001; // radd_2nx8_t
+            9'h001: ctrl_o = 53'b00001000001000001000001000001000000100000000100001010; // radd_nx16
+            9'h101: ctrl_o = 53'b00001000001000001000001000001000000110000000100001010; // radd_nx16_t
+            9'h002: ctrl_o = 53'b00001000001000001000001000000100000100000000100001100; // radd_n_2x32
+            9'h102: ctrl_o = 53'b00001000001000001000001000000100000110000000100001100; // radd_n_2x32_t
+            9'h008: ctrl_o = 53'b00001000001000001000001000001000001000000000000001001; // raddu_2nx8
+            9'h108: ctrl_o = 53'b00001000001000001000001000001000001010000000000001001; // raddu_2nx8_t
+            9'h009: ctrl_o = 53'b00001000001000001000001000001000000100000000000001010; // raddu_nx16
+            9'h109: ctrl_o = 53'b00001000001000001000001000001000000110000000000001010; // raddu_nx16_t
+            9'h00a: ctrl_o = 53'b00001000001000001000001000000100000100000000000001100; // raddu_n_2x32
+            9'h10a: ctrl_o = 53'b00001000001000001000001000000100000110000000000001100; // raddu_n_2x32_t
+            9'h011: ctrl_o = 53'b00001000001000001000001000001000000100000001100001010; // radds_nx16
+            9'h111: ctrl_o = 53'b00001000001000001000001000001000000110000001100001010; // radds_nx16_t
+            9'h018: ctrl_o = 53'b00010000010000010000010000010000010000000110000010001; // rmax_2nx8
+            9'h118: ctrl_o = 53'b00010000010000010000010000010000010010000110000010001; // rmax_2nx8_t
+            9'h019: ctrl_o = 53'b00010000010000010000010000010000000100000110000010010; // rmax_nx16
+            9'h119: ctrl_o = 53'b00010000010000010000010000010000000110000110000010010; // rmax_nx16_t
+            9'h01a: ctrl_o = 53'b00010000010000010000010000000100000100000110000010100; // rmax_n_2x32
+            9'h11a: ctrl_o = 53'b00010000010000010000010000000100000110000110000010100; // rmax_n_2x32_t
+            9'h020: ctrl_o = 53'b00010000010000010000010000010000010000001110000010001; // rmin_2nx8
+            9'h120: ctrl_o = 53'b00010000010000010000010000010000010010001110000010001; // rmin_2nx8_t
+            9'h021: ctrl_o = 53'b00010000010000010000010000010000000100001110000010010; // rmin_nx16
+            9'h121: ctrl_o = 53'b00010000010000010000010000010000000110001110000010010; // rmin_nx16_t
+            9'h022: ctrl_o = 53'b00010000010000010000010000000100000100001110000010100; // rmin_n_2x32
+            9'h122: ctrl_o = 53'b00010000010000010000010000000100000110001110000010100; // rmin_n_2x32_t
+            9'h028: ctrl_o = 53'b00010000010000010000010000010000010000000010000010001; // rmaxu_2nx8
+            9'h128: ctrl_o = 53'b00010000010000010000010000010000010010000010000010001; // rmaxu_2nx8_t
+            9'h029: ctrl_o = 53'b00010000010000010000010000010000000100000010000010010; // rmaxu_nx16
+            9'h129: ctrl_o = 53'b00010000010000010000010000010000000110000010000010010; // rmaxu_nx16_t
+            9'h02a: ctrl_o = 53'b00010000010000010000010000000100000100000010000010100; // rmaxu_n_2x32
+            9'h12a: ctrl_o = 53'b00010000010000010000010000000100000110000010000010100; // rmaxu_n_2x32_t
+            9'h030: ctrl_o = 53'b00010000010000010000010000010000010000001010000010001; // rminu_2nx8
+            9'h130: ctrl_o = 53'b00010000010000010000010000010000010010001010000010001; // rminu_2nx8_t
+            9'h031: ctrl_o = 53'b00010000010000010000010000010000000100001010000010010; // rminu_nx16
+            9'h131: ctrl_o = 53'b00010000010000010000010000010000000110001010000010010; // rminu_nx16_t
+            9'h032: ctrl_o = 53'b00010000010000010000010000000100000100001010000010100; // rminu_n_2x32
+            9'h132: ctrl_o = 53'b00010000010000010000010000000100000110001010000010100; // rminu_n_2x32_t
+            9'h03b: ctrl_o = 53'b00010000010000010000010000010000000100010000000010010; // rmaxnum_nxf16
+            9'h13b: ctrl_o = 53'b00010000010000010000010000010000000110010000000010010; // rmaxnum_nxf16_t
+            9'h03c: ctrl_o = 53'b00010000010000010000010000000100000100010000000010100; // rmaxnum_n_2xf32
+            9'h13c: ctrl_o = 53'b00010000010000010000010000000100000110010000000010100; // rmaxnum_n_2xf32_t
+            9'h043: ctrl_o = 53'b00010000010000010000010000010000000100011000000010010; // rminnum_nxf16
+            9'h143: ctrl_o = 53'b00010000010000010000010000010000000110011000000010010; // rminnum_nxf16_t
+            9'h044: ctrl_o = 53'b00010000010000010000010000000100000100011000000010100; // rminnum_n_2xf32
+            9'h144: ctrl_o = 53'b00010000010000010000010000000100000110011000000010100; // rminnum_n_2xf32_t
+            9'h048: ctrl_o = 53'b00100000100000100000100000100000100000000000000100001; // rand_2nx8
+            9'h148: ctrl_o = 53'b00100000100000100000100000100000100010000000000100001; // rand_2nx8_t
+            9'h049: ctrl_o = 53'b00100000100000100000100000100000000100000000000100010; // rand_nx16
+            9'h149: ctrl_o = 53'b00100000100000100000100000100000000110000000000100010; // rand_nx16_t
+            9'h04a: ctrl_o = 53'b00100000100000100000100000000100000100000000000100100; // rand_n_2x32
+            9'h14a: ctrl_o = 53'b00100000100000100000100000000100000110000000000100100; // rand_n_2x32_t
+            9'h050: ctrl_o = 53'b01000001000001000001000001000001000000000000001000001; // ror_2nx8
+            9'h150: ctrl_o = 53'b01000001000001000001000001000001000010000000001000001; // ror_2nx8_t
+            9'h051: ctrl_o = 53'b01000001000001000001000001000000000100000000001000010; // ror_nx16
+            9'h151: ctrl_o = 53'b01000001000001000001000001000000000110000000001000010; // ror_nx16_t
+            9'h052: ctrl_o = 53'b01000001000001000001000000000100000100000000001000100; // ror_n_2x32
+            9'h152: ctrl_o = 53'b01000001000001000001000000000100000110000000001000100; // ror_n_2x32_t
+            9'h058: ctrl_o = 53'b10000010000010000010000010000010000000000000010000001; // rxor_2nx8
+            9'h158: ctrl_o = 53'b10000010000010000010000010000010000010000000010000001; // rxor_2nx8_t
+            9'h059: ctrl_o = 53'b10000010000010000010000010000000000100000000010000010; // rxor_nx16
+            9'h159: ctrl_o = 53'b10000010000010000010000010000000000110000000010000010; // rxor_nx16_t
+            9'h05a: ctrl_o = 53'b10000010000010000010000000000100000100000000010000100; // rxor_n_2x32
+            9'h15a: ctrl_o = 53'b10000010000010000010000000000100000110000000010000100; // rxor_n_2x32_t
+            9'h060: ctrl_o = 53'b00010000010000010000010000010000010000100110000010001; // rbmax_2nx8
+            9'h160: ctrl_o = 53'b00010000010000010000010000010000010010100110000010001; // rbmax_2nx8_t
+            9'h061: ctrl_o = 53'b00010000010000010000010000010000000100100110000010010; // rbmax_nx16
+            9'h161: ctrl_o = 53'b00010000010000010000010000010000000110100110000010010; // rbmax_nx16_t
+            9'h062: ctrl_o = 53'b00010000010000010000010000000100000100100110000010100; // rbmax_n_2x32
+            9'h162: ctrl_o = 53'b00010000010000010000010000000100000110100110000010100; // rbmax_n_2x32_t
+            9'h068: ctrl_o = 53'b00010000010000010000010000010000010000101110000010001; // rbmin_2nx8
+            9'h168: ctrl_o = 53'b00010000010000010000010000010000010010101110000010001; // rbmin_2nx8_t
+            9'h069: ctrl_o = 53'b00010000010000010000010000010000000100101110000010010; // rbmin_nx16
+            9'h169: ctrl_o = 53'b00010000010000010000010000010000000110101110000010010; // rbmin_nx16_t
+            9'h06a: ctrl_o = 53'b00010000010000010000010000000100000100101110000010100; // rbmin_n_2x32
+            9'h16a: ctrl_o = 53'b00010000010000010000010000000100000110101110000010100; // rbmin_n_2x32_t
+            9'h070: ctrl_o = 53'b00010000010000010000010000010000010000100010000010001; // rbmaxu_2nx8
+            9'h170: ctrl_o = 53'b00010000010000010000010000010000010010100010000010001; // rbmaxu_2nx8_t
+            9'h071: ctrl_o = 53'b00010000010000010000010000010000000100100010000010010; // rbmaxu_nx16
+            9'h171: ctrl_o = 53'b00010000010000010000010000010000000110100010000010010; // rbmaxu_nx16_t
+            9'h072: ctrl_o = 53'b00010000010000010000010000000100000100100010000010100; // rbmaxu_n_2x32
+            9'h172: ctrl_o = 53'b00010000010000010000010000000100000110100010000010100; // rbmaxu_n_2x32_t
+            9'h078: ctrl_o = 53'b00010000010000010000010000010000010000101010000010001; // rbminu_2nx8
+            9'h178: ctrl_o = 53'b00010000010000010000010000010000010010101010000010001; // rbminu_2nx8_t
+            9'h079: ctrl_o = 53'b00010000010000010000010000010000000100101010000010010; // rbminu_nx16
+            9'h179: ctrl_o = 53'b00010000010000010000010000010000000110101010000010010; // rbminu_nx16_t
+            9'h07a: ctrl_o = 53'b00010000010000010000010000000100000100101010000010100; // rbminu_n_2x32
+            9'h17a: ctrl_o = 53'b00010000010000010000010000000100000110101010000010100; // rbminu_n_2x32_t
+            9'h081: ctrl_o = 53'b00100000100000100000100000100000000101000000000100010; // randbn
+            9'h080: ctrl_o = 53'b00100000100000100000100000100000100001000000000100001; // randb2n
+            9'h082: ctrl_o = 53'b00100000100000100000100000000100000101000000000100100; // randbn_2
+            9'h089: ctrl_o = 53'b01000001000001000001000001000000000101000000001000010; // rorbn
+            9'h088: ctrl_o = 53'b01000001000001000001000001000001000001000000001000001; // rorb2n
+            9'h08a: ctrl_o = 53'b01000001000001000001000000000100000101000000001000100; // rorbn_2
+            default: ctrl_o = 53'b0;
+        endcase
+    end
+    // The op's controls for the leaves, each from the one field that decides it
+    // (form, family, predicated): equal to ctrl_o[16:0] for every op above.
+    always @(*) begin
+        leaf_o = 17'b0;
+        case (op_i[2:0])
+            3'h0: leaf_o = leaf_o | 17'b00000000000000001;
+            3'h1: leaf_o = leaf_o | 17'b00000000000000010;
+            3'h2: leaf_o = leaf_o | 17'b00000000000000100;
+            3'h3: leaf_o = leaf_o | 17'b00010000000000010;
+            3'h4: leaf_o = leaf_o | 17'b00010000000000100;
+            default: ;
+        endcase
+        case (op_i[7:3])
+            5'h0: leaf_o = leaf_o | 17'b00000000100001000;
+            5'h1: leaf_o = leaf_o | 17'b00000000000001000;
+            5'h2: leaf_o = leaf_o | 17'b00000001100001000;
+            5'h3: leaf_o = leaf_o | 17'b00000110000010000;
+            5'h4: leaf_o = leaf_o | 17'b00001110000010000;
+            5'h5: leaf_o = leaf_o | 17'b00000010000010000;
+            5'h6: leaf_o = leaf_o | 17'b00001010000010000;
+            5'h7: leaf_o = leaf_o | 17'b00000000000010000;
+            5'h8: leaf_o = leaf_o | 17'b00001000000010000;
+            5'h9: leaf_o = leaf_o | 17'b00000000000100000;
+            5'ha: leaf_o = leaf_o | 17'b00000000001000000;
+            5'hb: leaf_o = leaf_o | 17'b00000000010000000;
+            5'hc: leaf_o = leaf_o | 17'b00100110000010000;
+            5'hd: leaf_o = leaf_o | 17'b00101110000010000;
+            5'he: leaf_o = leaf_o | 17'b00100010000010000;
+            5'hf: leaf_o = leaf_o | 17'b00101010000010000;
+            5'h10: leaf_o = leaf_o | 17'b01000000000100000;
+            5'h11: leaf_o = leaf_o | 17'b01000000001000000;
+            default: ;
+        endcase
+        case (op_i[8:8])
+            1'h1: leaf_o = leaf_o | 17'b10000000000000000;
+            default: ;
         endcase
     end
 endmodule // crosslane_reduce_every2_op_decode
@@ -4731,27 +4529,23 @@ module crosslane_reduce_every2_reg1(d,q,clock);
     always @(posedge clock) q <= d;
 endmodule // crosslane_reduce_every2_reg1
 
-module crosslane_reduce_every2_tree_node(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_max_i,k_and_i,k_or_i,k_xor_i,val_o,mask_o);
+module crosslane_reduce_every2_tree_node(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_i,xor_i,val_o,mask_o);
     
     // Module arguments
     input wire  [31:0] a_i;
     input wire  [31:0] b_i;
     input wire  [63:0] ma_i;
     input wire  [63:0] mb_i;
-    input wire  b8_i;
-    input wire  h16_i;
-    input wire  k_sum_i;
-    input wire  k_max_i;
-    input wire  k_and_i;
-    input wire  k_or_i;
-    input wire  k_xor_i;
+    input wire  pass_i;
+    input wire  sum_i;
+    input wire  max_i;
+    input wire  and_i;
+    input wire  or_i;
+    input wire  xor_i;
     output reg  [31:0] val_o;
     output reg  [63:0] mask_o;
     
     // Constant declarations
-    localparam  pass_b8 = 1'b0;
-    parameter  pass_h16 = 1'b1;
-    parameter  pass_w32 = 1'b1;
     parameter  child_bits = 32'h8;
     parameter  child_slots = 64'h1;
     parameter  live = 32'h1ff;
@@ -4760,59 +4554,91 @@ module crosslane_reduce_every2_tree_node(a_i,b_i,ma_i,mb_i,b8_i,h16_i,k_sum_i,k_
     localparam  zero64 = 64'h0;
     
     // Local signals
-    reg  pass;
     reg  b_wins;
     reg  a_wins;
     reg  [31:0] m_sum;
-    reg  [31:0] m_a;
-    reg  [31:0] m_b;
+    reg  [31:0] m_max;
     reg  [31:0] m_and;
     reg  [31:0] m_or;
     reg  [31:0] m_xor;
+    reg  [31:0] m_pass;
+    reg  [31:0] other;
+    reg  [31:0] winner;
     
     // Update code
     always @(*) begin
-        pass = (b8_i & pass_b8) | (h16_i & pass_h16) | (~b8_i & ~h16_i & pass_w32);
         b_wins = (b_i & live) > (a_i & live);
         a_wins = (a_i & live) > (b_i & live);
         m_sum = zero32;
-        if (k_sum_i) begin
+        if (sum_i) begin
             m_sum = ones32;
         end
-        m_a = zero32;
-        if (k_max_i & ~b_wins) begin
-            m_a = ones32;
-        end
-        m_b = zero32;
-        if (k_max_i & b_wins) begin
-            m_b = ones32;
+        m_max = zero32;
+        if (max_i) begin
+            m_max = ones32;
         end
         m_and = zero32;
-        if (k_and_i) begin
+        if (and_i) begin
             m_and = ones32;
         end
         m_or = zero32;
-        if (k_or_i) begin
+        if (or_i) begin
             m_or = ones32;
         end
         m_xor = zero32;
-        if (k_xor_i) begin
+        if (xor_i) begin
             m_xor = ones32;
         end
-        val_o = ((a_i + b_i) & m_sum) | (a_i & m_a) | (b_i & m_b) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor);
-        if (pass) begin
-            val_o = a_i | (b_i << child_bits);
+        m_pass = zero32;
+        if (pass_i) begin
+            m_pass = ones32;
         end
+        other = ((a_i + b_i) & m_sum) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor) | ((a_i | (b_i << child_bits)) & m_pass);
+        winner = a_i;
+        if (b_wins) begin
+            winner = b_i;
+        end
+        val_o = other | (winner & m_max);
         mask_o = zero64;
-        if (pass | ~b_wins) begin
+        if (pass_i | ~b_wins) begin
             mask_o = ma_i;
         end
-        if (pass | ~a_wins) begin
+        if (pass_i | ~a_wins) begin
             mask_o = mask_o | (mb_i << child_slots);
         end
     end
     
 endmodule // crosslane_reduce_every2_tree_node
+
+module crosslane_reduce_every2_node_controls(ctrl_i,pass_o,sum_o,max_o,and_o,or_o,xor_o);
+    
+    // Module arguments
+    input wire  [52:0] ctrl_i;
+    output reg  pass_o;
+    output reg  sum_o;
+    output reg  max_o;
+    output reg  and_o;
+    output reg  or_o;
+    output reg  xor_o;
+    
+    // Constant declarations
+    parameter  pass_at = 6'b10001;
+    parameter  sum_at = 6'b10010;
+    parameter  max_at = 6'b10011;
+    parameter  and_at = 6'b10100;
+    parameter  or_at = 6'b10101;
+    parameter  xor_at = 6'b10110;
+    
+    // Update code (custom)
+    always @(*) begin
+        pass_o = ctrl_i[pass_at];
+        sum_o = ctrl_i[sum_at];
+        max_o = ctrl_i[max_at];
+        and_o = ctrl_i[and_at];
+        or_o = ctrl_i[or_at];
+        xor_o = ctrl_i[xor_at];
+    end
+endmodule // crosslane_reduce_every2_node_controls
 
 module crosslane_reduce_every2_leaf_key(win_i,vb_i,b8_i,w32_i,k_and_i,sext_i,sflip_i,minimum_i,num_i,vbool_fold_i,predicated_i,key_o,act_o);
     
@@ -4989,17 +4815,17 @@ module crosslane_reduce_every2_leaf_key(win_i,vb_i,b8_i,w32_i,k_and_i,sext_i,sfl
     
 endmodule // crosslane_reduce_every2_leaf_key
 
-module crosslane_reduce_every2_wire17(d,q,clock);
+module crosslane_reduce_every2_wire53(d,q,clock);
     
     // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
+    input wire  [52:0] d;
+    output reg  [52:0] q;
     input wire  clock;
     
     // Update code (custom)
     // No register at this boundary in this configuration: a wire.
     always @(*) q = d;
-endmodule // crosslane_reduce_every2_wire17
+endmodule // crosslane_reduce_every2_wire53
 
 module crosslane_reduce_every2_wire64(d,q,clock);
     

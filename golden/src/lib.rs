@@ -16,7 +16,7 @@ pub mod reduce;
 pub mod vector;
 
 pub use campaign::{Case, Observed, SplitMix64};
-pub use ops::{Family, Fold, Form, Op, BASE_OPS, OP_SELECT_BITS};
+pub use ops::{Family, Fold, Form, Op, BASE_OPS, OP_FIELDS, OP_SELECT_BITS};
 pub use reduce::{eval_batch, eval_batch_into, BatchLengthError, BatchOut, Outcome};
 pub use vector::{parse_hex_u64, HexError, Vec512};
 

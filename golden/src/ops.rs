@@ -305,6 +305,9 @@ pub const BASE_OPS: [(Family, Form); 50] = [
 /// Width of the op-select port: `{predicated, family[4:0], form[2:0]}`.
 pub const OP_SELECT_BITS: usize = 9;
 
+/// The op-select code's fields, each (lowest bit, width): form, family, predicated.
+pub const OP_FIELDS: [(usize, usize); 3] = [(0, 3), (3, 5), (8, 1)];
+
 impl Op {
     pub const fn new(family: Family, form: Form, predicated: bool) -> Op {
         Op { family, form, predicated }
@@ -382,7 +385,9 @@ impl Op {
     /// The op-select code shared by golden, hdl and sim:
     /// `{predicated, family[4:0], form[2:0]}`.
     pub const fn code(self) -> u16 {
-        ((self.predicated as u16) << 8) | ((self.family.code() as u16) << 3) | self.form.code() as u16
+        ((self.predicated as u16) << OP_FIELDS[2].0)
+            | ((self.family.code() as u16) << OP_FIELDS[1].0)
+            | ((self.form.code() as u16) << OP_FIELDS[0].0)
     }
 
     /// The op of an op-select code, if it names one of the 94 primitives.
@@ -442,6 +447,9 @@ mod tests {
         codes.dedup();
         assert_eq!(codes.len(), 94);
         assert!(codes.iter().all(|&c| c < (1 << OP_SELECT_BITS)));
+        // The fields tile the code, low to high.
+        assert_eq!(OP_FIELDS.iter().map(|f| f.1).sum::<usize>(), OP_SELECT_BITS);
+        assert!(OP_FIELDS.windows(2).all(|w| w[0].0 + w[0].1 == w[1].0));
         for op in ops {
             assert_eq!(Op::from_name(&op.name()), Some(op));
             assert_eq!(Op::from_code(op.code()), Some(op));

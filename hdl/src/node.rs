@@ -5,7 +5,9 @@
 //! bit wider than its children and, with the op fixed, the tree is exactly
 //! as wide as a hand-written one. Forms whose lanes are wider than the level's
 //! children only place them side by side (`pass`): 16- and 32-bit lanes at
-//! level 1, 32-bit lanes at level 2.
+//! level 1, 32-bit lanes at level 2. The controls come decoded for the level
+//! ([`crate::decode::NodeControl`], one-hot), so each value bit is one
+//! and-or of the operators' terms.
 //!
 //! The tie mask: a node keeps the mask bits of both children on a tie and
 //! only the winner's otherwise (the seed's argmax that returns every tie).
@@ -37,32 +39,29 @@ pub struct TreeNode {
     /// The children's tie masks, one bit per byte slot from the node's first.
     pub ma_i: Signal<In, Bits<64>>,
     pub mb_i: Signal<In, Bits<64>>,
-    pub b8_i: Signal<In, Bit>,
-    pub h16_i: Signal<In, Bit>,
-    pub k_sum_i: Signal<In, Bit>,
-    pub k_max_i: Signal<In, Bit>,
-    pub k_and_i: Signal<In, Bit>,
-    pub k_or_i: Signal<In, Bit>,
-    pub k_xor_i: Signal<In, Bit>,
+    /// The level's node controls ([`crate::decode::NodeControl`]).
+    pub pass_i: Signal<In, Bit>,
+    pub sum_i: Signal<In, Bit>,
+    pub max_i: Signal<In, Bit>,
+    pub and_i: Signal<In, Bit>,
+    pub or_i: Signal<In, Bit>,
+    pub xor_i: Signal<In, Bit>,
     pub val_o: Signal<Out, Bits<32>>,
     pub mask_o: Signal<Out, Bits<64>>,
-    /// This form only places its children side by side at this level.
-    pass: Signal<Local, Bit>,
     /// b beats a, a beats b (keys).
     b_wins: Signal<Local, Bit>,
     a_wins: Signal<Local, Bit>,
-    /// Controls as masks (all ones when set): sum, the winner of a max (a
-    /// or b), and, or, xor.
+    /// Controls as masks (all ones when set): sum, max, and, or, xor, side by side.
     m_sum: Signal<Local, Bits<32>>,
-    m_a: Signal<Local, Bits<32>>,
-    m_b: Signal<Local, Bits<32>>,
+    m_max: Signal<Local, Bits<32>>,
     m_and: Signal<Local, Bits<32>>,
     m_or: Signal<Local, Bits<32>>,
     m_xor: Signal<Local, Bits<32>>,
-    // The level: which forms pass, the child width in bits and in slots.
-    pass_b8: Constant<Bit>,
-    pass_h16: Constant<Bit>,
-    pass_w32: Constant<Bit>,
+    m_pass: Signal<Local, Bits<32>>,
+    /// The value of every operator but max; the larger key.
+    other: Signal<Local, Bits<32>>,
+    winner: Signal<Local, Bits<32>>,
+    // The level: the child width in bits and in slots.
     child_bits: Constant<Bits<32>>,
     child_slots: Constant<Bits<64>>,
     /// The bits a value can have at this level (keys are compared within them).
@@ -90,27 +89,24 @@ impl TreeNode {
             b_i: Default::default(),
             ma_i: Default::default(),
             mb_i: Default::default(),
-            b8_i: Default::default(),
-            h16_i: Default::default(),
-            k_sum_i: Default::default(),
-            k_max_i: Default::default(),
-            k_and_i: Default::default(),
-            k_or_i: Default::default(),
-            k_xor_i: Default::default(),
+            pass_i: Default::default(),
+            sum_i: Default::default(),
+            max_i: Default::default(),
+            and_i: Default::default(),
+            or_i: Default::default(),
+            xor_i: Default::default(),
             val_o: Default::default(),
             mask_o: Default::default(),
-            pass: Default::default(),
             b_wins: Default::default(),
             a_wins: Default::default(),
             m_sum: Default::default(),
-            m_a: Default::default(),
-            m_b: Default::default(),
+            m_max: Default::default(),
             m_and: Default::default(),
             m_or: Default::default(),
             m_xor: Default::default(),
-            pass_b8: Constant::new(false),
-            pass_h16: Constant::new(level == 1),
-            pass_w32: Constant::new(level <= 2),
+            m_pass: Default::default(),
+            other: Default::default(),
+            winner: Default::default(),
             child_bits: c32(child_bits),
             child_slots: Constant::new((1u64 << (level - 1)).into()),
             live: c32(live),
@@ -124,55 +120,55 @@ impl TreeNode {
 impl Logic for TreeNode {
     #[hdl_gen]
     fn update(&mut self) {
-        self.pass.next = (self.b8_i.val() & self.pass_b8.val())
-            | (self.h16_i.val() & self.pass_h16.val())
-            | (!self.b8_i.val() & !self.h16_i.val() & self.pass_w32.val());
         // Keys: unsigned compare of the live bits.
         self.b_wins.next = (self.b_i.val() & self.live.val()) > (self.a_i.val() & self.live.val());
         self.a_wins.next = (self.a_i.val() & self.live.val()) > (self.b_i.val() & self.live.val());
         // Each operator's term selected by a control mask (the controls are
-        // one-hot), so that every value bit is one and-or: the sum, a or b
-        // (max: the winner), and, or, xor.
+        // one-hot): the terms that do not wait for the compare (sum, and,
+        // or, xor, the children side by side), then the winner of a max
+        // (a or b) joins them, so that the compare is one select from the
+        // value.
         self.m_sum.next = self.zero32.val();
-        if self.k_sum_i.val() {
+        if self.sum_i.val() {
             self.m_sum.next = self.ones32.val();
         }
-        self.m_a.next = self.zero32.val();
-        if self.k_max_i.val() & !self.b_wins.val() {
-            self.m_a.next = self.ones32.val();
-        }
-        self.m_b.next = self.zero32.val();
-        if self.k_max_i.val() & self.b_wins.val() {
-            self.m_b.next = self.ones32.val();
+        self.m_max.next = self.zero32.val();
+        if self.max_i.val() {
+            self.m_max.next = self.ones32.val();
         }
         self.m_and.next = self.zero32.val();
-        if self.k_and_i.val() {
+        if self.and_i.val() {
             self.m_and.next = self.ones32.val();
         }
         self.m_or.next = self.zero32.val();
-        if self.k_or_i.val() {
+        if self.or_i.val() {
             self.m_or.next = self.ones32.val();
         }
         self.m_xor.next = self.zero32.val();
-        if self.k_xor_i.val() {
+        if self.xor_i.val() {
             self.m_xor.next = self.ones32.val();
         }
-        self.val_o.next = ((self.a_i.val() + self.b_i.val()) & self.m_sum.val())
-            | (self.a_i.val() & self.m_a.val())
-            | (self.b_i.val() & self.m_b.val())
+        self.m_pass.next = self.zero32.val();
+        if self.pass_i.val() {
+            self.m_pass.next = self.ones32.val();
+        }
+        self.other.next = ((self.a_i.val() + self.b_i.val()) & self.m_sum.val())
             | (self.a_i.val() & self.b_i.val() & self.m_and.val())
             | ((self.a_i.val() | self.b_i.val()) & self.m_or.val())
-            | ((self.a_i.val() ^ self.b_i.val()) & self.m_xor.val());
-        if self.pass.val() {
-            self.val_o.next = self.a_i.val() | (self.b_i.val() << self.child_bits.val());
+            | ((self.a_i.val() ^ self.b_i.val()) & self.m_xor.val())
+            | ((self.a_i.val() | (self.b_i.val() << self.child_bits.val())) & self.m_pass.val());
+        self.winner.next = self.a_i.val();
+        if self.b_wins.val() {
+            self.winner.next = self.b_i.val();
         }
+        self.val_o.next = self.other.val() | (self.winner.val() & self.m_max.val());
         // The tie mask: the loser's bits are cleared, a tie keeps both; a
         // form that only places its children here keeps both.
         self.mask_o.next = self.zero64.val();
-        if self.pass.val() | !self.b_wins.val() {
+        if self.pass_i.val() | !self.b_wins.val() {
             self.mask_o.next = self.ma_i.val();
         }
-        if self.pass.val() | !self.a_wins.val() {
+        if self.pass_i.val() | !self.a_wins.val() {
             self.mask_o.next = self.mask_o.val() | (self.mb_i.val() << self.child_slots.val());
         }
     }

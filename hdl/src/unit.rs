@@ -16,9 +16,13 @@
 //! made from the ports with it (`in_ctl`): the input register holds the keys
 //! (512 bits, as many as the vector) and the lanes' active bits (64, as many
 //! as vbool), so the first tree stage starts at a register rather than behind
-//! the decoder and the key logic. The control word travels with the data and
-//! each level splits it into named controls ([`Controls`], `l1_ctl` …
-//! `out_ctl`), so no control fans out across the whole tree.
+//! the decoder and the key logic. The leaves take the op's controls from the
+//! decoder's shallow field-by-field decode (`leaf_o`). The control word
+//! travels with the data: each level takes its node controls, decoded for
+//! the level, straight from the register before it ([`NodeControls`],
+//! `l1_ctl` … `l6_ctl`), and the result format the op's controls
+//! ([`Controls`], `out_ctl`), so no control fans out across the whole tree
+//! and none passes through decode logic on its way to a level's nodes.
 //! One vector is accepted every clock. An input sampled at rising edge k is
 //! on the outputs, `out_valid_o` high, after rising edge k + L − 1, L =
 //! [`Config::latency`] (6, 4, 3 for every = 1, 2, 3): L edges in all, the
@@ -28,7 +32,7 @@
 //! Worked example: `op_i` = rbmax_nx16 (`0x061`), lanes 3 and 9 = 5, the
 //! rest 0 → L clocks later `result_o` = `0x0005`, `mask_o` = `0x208`.
 
-use crate::decode::{Controls, OpDecode, CONTROL_BITS};
+use crate::decode::{Controls, NodeControls, OpDecode, CONTROL_BITS, OP_CONTROL_BITS};
 use crate::format::ResultFormat;
 use crate::leaf::LeafKey;
 use crate::node::TreeNode;
@@ -36,6 +40,9 @@ use crate::pipe::Pipe;
 use crate::Config;
 use crosslane_golden::OP_SELECT_BITS;
 use rust_hdl::prelude::*;
+
+// `#[hdl_gen]` takes the op's controls from the word as `get_bits::<17>(0)`.
+const _: () = assert!(OP_CONTROL_BITS == 17);
 
 #[derive(LogicBlock)]
 pub struct CrosslaneReduce {
@@ -62,7 +69,8 @@ pub struct CrosslaneReduce {
     in_ctrl: Pipe<Bits<CONTROL_BITS>>,
     in_valid: Pipe<Bit>,
     // Levels 1-2.
-    l1_ctl: Controls,
+    l1_ctl: NodeControls,
+    l2_ctl: NodeControls,
     l1: [TreeNode; 32],
     l2: [TreeNode; 16],
     s2_val: [Pipe<Bits<32>>; 16],
@@ -70,27 +78,28 @@ pub struct CrosslaneReduce {
     s2_ctrl: Pipe<Bits<CONTROL_BITS>>,
     s2_valid: Pipe<Bit>,
     // Level 3.
-    l3_ctl: Controls,
+    l3_ctl: NodeControls,
     l3: [TreeNode; 8],
     s3_val: [Pipe<Bits<32>>; 8],
     s3_mask: [Pipe<Bits<64>>; 8],
     s3_ctrl: Pipe<Bits<CONTROL_BITS>>,
     s3_valid: Pipe<Bit>,
     // Level 4.
-    l4_ctl: Controls,
+    l4_ctl: NodeControls,
     l4: [TreeNode; 4],
     s4_val: [Pipe<Bits<32>>; 4],
     s4_mask: [Pipe<Bits<64>>; 4],
     s4_ctrl: Pipe<Bits<CONTROL_BITS>>,
     s4_valid: Pipe<Bit>,
     // Level 5.
-    l5_ctl: Controls,
+    l5_ctl: NodeControls,
     l5: [TreeNode; 2],
     s5_val: [Pipe<Bits<32>>; 2],
     s5_mask: [Pipe<Bits<64>>; 2],
     s5_ctrl: Pipe<Bits<CONTROL_BITS>>,
     s5_valid: Pipe<Bit>,
     // Level 6, the result and the output register.
+    l6_ctl: NodeControls,
     out_ctl: Controls,
     l6: TreeNode,
     format: ResultFormat,
@@ -122,31 +131,33 @@ impl CrosslaneReduce {
             in_act: array_init::array_init(|_| Pipe::new(true)),
             in_ctrl: Pipe::new(true),
             in_valid: Pipe::with_init(true),
-            l1_ctl: Default::default(),
+            l1_ctl: NodeControls::new(1),
+            l2_ctl: NodeControls::new(2),
             l1: array_init::array_init(|_| TreeNode::new(1)),
             l2: array_init::array_init(|_| TreeNode::new(2)),
             s2_val: array_init::array_init(|_| Pipe::new(reg(2))),
             s2_mask: array_init::array_init(|_| Pipe::new(reg(2))),
             s2_ctrl: Pipe::new(reg(2)),
             s2_valid: Pipe::with_init(reg(2)),
-            l3_ctl: Default::default(),
+            l3_ctl: NodeControls::new(3),
             l3: array_init::array_init(|_| TreeNode::new(3)),
             s3_val: array_init::array_init(|_| Pipe::new(reg(3))),
             s3_mask: array_init::array_init(|_| Pipe::new(reg(3))),
             s3_ctrl: Pipe::new(reg(3)),
             s3_valid: Pipe::with_init(reg(3)),
-            l4_ctl: Default::default(),
+            l4_ctl: NodeControls::new(4),
             l4: array_init::array_init(|_| TreeNode::new(4)),
             s4_val: array_init::array_init(|_| Pipe::new(reg(4))),
             s4_mask: array_init::array_init(|_| Pipe::new(reg(4))),
             s4_ctrl: Pipe::new(reg(4)),
             s4_valid: Pipe::with_init(reg(4)),
-            l5_ctl: Default::default(),
+            l5_ctl: NodeControls::new(5),
             l5: array_init::array_init(|_| TreeNode::new(5)),
             s5_val: array_init::array_init(|_| Pipe::new(reg(5))),
             s5_mask: array_init::array_init(|_| Pipe::new(reg(5))),
             s5_ctrl: Pipe::new(reg(5)),
             s5_valid: Pipe::with_init(reg(5)),
+            l6_ctl: NodeControls::new(6),
             out_ctl: Default::default(),
             l6: TreeNode::new(6),
             format: Default::default(),
@@ -176,7 +187,7 @@ macro_rules! crosslane_reduce_update {
             fn update(&mut self) {
                 // The op decoded and the leaf keys of each 32-bit window, into the input register.
                 self.in_dec.op_i.next = self.op_i.val();
-                self.in_ctl.ctrl_i.next = self.in_dec.ctrl_o.val();
+                self.in_ctl.ctrl_i.next = self.in_dec.leaf_o.val();
                 self.in_ctrl.clock.next = self.clk_i.val();
                 self.in_valid.clock.next = self.clk_i.val();
                 self.in_ctrl.d.next = self.in_dec.ctrl_o.val();
@@ -201,6 +212,7 @@ macro_rules! crosslane_reduce_update {
 
                 // Levels 1-2, one 32-bit window at a time.
                 self.l1_ctl.ctrl_i.next = self.in_ctrl.q.val();
+                self.l2_ctl.ctrl_i.next = self.in_ctrl.q.val();
                 for w in 0..16 {
                     // Level 1: the byte pairs of the window.
                     self.l1[2 * w].a_i.next = self.in_key[w].q.val() & self.low_byte.val();
@@ -216,26 +228,24 @@ macro_rules! crosslane_reduce_update {
                     self.l2[w].b_i.next = self.l1[2 * w + 1].val_o.val();
                     self.l2[w].ma_i.next = self.l1[2 * w].mask_o.val();
                     self.l2[w].mb_i.next = self.l1[2 * w + 1].mask_o.val();
-                    self.l2[w].b8_i.next = self.l1_ctl.b8_o.val();
-                    self.l2[w].h16_i.next = self.l1_ctl.h16_o.val();
-                    self.l2[w].k_sum_i.next = self.l1_ctl.k_sum_o.val();
-                    self.l2[w].k_max_i.next = self.l1_ctl.k_max_o.val();
-                    self.l2[w].k_and_i.next = self.l1_ctl.k_and_o.val();
-                    self.l2[w].k_or_i.next = self.l1_ctl.k_or_o.val();
-                    self.l2[w].k_xor_i.next = self.l1_ctl.k_xor_o.val();
+                    self.l2[w].pass_i.next = self.l2_ctl.pass_o.val();
+                    self.l2[w].sum_i.next = self.l2_ctl.sum_o.val();
+                    self.l2[w].max_i.next = self.l2_ctl.max_o.val();
+                    self.l2[w].and_i.next = self.l2_ctl.and_o.val();
+                    self.l2[w].or_i.next = self.l2_ctl.or_o.val();
+                    self.l2[w].xor_i.next = self.l2_ctl.xor_o.val();
                     self.s2_val[w].clock.next = self.clk_i.val();
                     self.s2_mask[w].clock.next = self.clk_i.val();
                     self.s2_val[w].d.next = self.l2[w].val_o.val();
                     self.s2_mask[w].d.next = self.l2[w].mask_o.val();
                 }
                 for j in 0..32 {
-                    self.l1[j].b8_i.next = self.l1_ctl.b8_o.val();
-                    self.l1[j].h16_i.next = self.l1_ctl.h16_o.val();
-                    self.l1[j].k_sum_i.next = self.l1_ctl.k_sum_o.val();
-                    self.l1[j].k_max_i.next = self.l1_ctl.k_max_o.val();
-                    self.l1[j].k_and_i.next = self.l1_ctl.k_and_o.val();
-                    self.l1[j].k_or_i.next = self.l1_ctl.k_or_o.val();
-                    self.l1[j].k_xor_i.next = self.l1_ctl.k_xor_o.val();
+                    self.l1[j].pass_i.next = self.l1_ctl.pass_o.val();
+                    self.l1[j].sum_i.next = self.l1_ctl.sum_o.val();
+                    self.l1[j].max_i.next = self.l1_ctl.max_o.val();
+                    self.l1[j].and_i.next = self.l1_ctl.and_o.val();
+                    self.l1[j].or_i.next = self.l1_ctl.or_o.val();
+                    self.l1[j].xor_i.next = self.l1_ctl.xor_o.val();
                 }
                 self.s2_ctrl.clock.next = self.clk_i.val();
                 self.s2_valid.clock.next = self.clk_i.val();
@@ -250,13 +260,12 @@ macro_rules! crosslane_reduce_update {
                         self.$node[j].b_i.next = self.$sv[2 * j + 1].q.val();
                         self.$node[j].ma_i.next = self.$sm[2 * j].q.val();
                         self.$node[j].mb_i.next = self.$sm[2 * j + 1].q.val();
-                        self.$node[j].b8_i.next = self.$dec.b8_o.val();
-                        self.$node[j].h16_i.next = self.$dec.h16_o.val();
-                        self.$node[j].k_sum_i.next = self.$dec.k_sum_o.val();
-                        self.$node[j].k_max_i.next = self.$dec.k_max_o.val();
-                        self.$node[j].k_and_i.next = self.$dec.k_and_o.val();
-                        self.$node[j].k_or_i.next = self.$dec.k_or_o.val();
-                        self.$node[j].k_xor_i.next = self.$dec.k_xor_o.val();
+                        self.$node[j].pass_i.next = self.$dec.pass_o.val();
+                        self.$node[j].sum_i.next = self.$dec.sum_o.val();
+                        self.$node[j].max_i.next = self.$dec.max_o.val();
+                        self.$node[j].and_i.next = self.$dec.and_o.val();
+                        self.$node[j].or_i.next = self.$dec.or_o.val();
+                        self.$node[j].xor_i.next = self.$dec.xor_o.val();
                         self.$dv[j].clock.next = self.clk_i.val();
                         self.$dm[j].clock.next = self.clk_i.val();
                         self.$dv[j].d.next = self.$node[j].val_o.val();
@@ -269,18 +278,18 @@ macro_rules! crosslane_reduce_update {
                 )*
 
                 // Level 6, the result and the output register.
-                self.out_ctl.ctrl_i.next = self.s5_ctrl.q.val();
+                self.out_ctl.ctrl_i.next = self.s5_ctrl.q.val().get_bits::<17>(0);
+                self.l6_ctl.ctrl_i.next = self.s5_ctrl.q.val();
                 self.l6.a_i.next = self.s5_val[0].q.val();
                 self.l6.b_i.next = self.s5_val[1].q.val();
                 self.l6.ma_i.next = self.s5_mask[0].q.val();
                 self.l6.mb_i.next = self.s5_mask[1].q.val();
-                self.l6.b8_i.next = self.out_ctl.b8_o.val();
-                self.l6.h16_i.next = self.out_ctl.h16_o.val();
-                self.l6.k_sum_i.next = self.out_ctl.k_sum_o.val();
-                self.l6.k_max_i.next = self.out_ctl.k_max_o.val();
-                self.l6.k_and_i.next = self.out_ctl.k_and_o.val();
-                self.l6.k_or_i.next = self.out_ctl.k_or_o.val();
-                self.l6.k_xor_i.next = self.out_ctl.k_xor_o.val();
+                self.l6.pass_i.next = self.l6_ctl.pass_o.val();
+                self.l6.sum_i.next = self.l6_ctl.sum_o.val();
+                self.l6.max_i.next = self.l6_ctl.max_o.val();
+                self.l6.and_i.next = self.l6_ctl.and_o.val();
+                self.l6.or_i.next = self.l6_ctl.or_o.val();
+                self.l6.xor_i.next = self.l6_ctl.xor_o.val();
                 self.format.root_i.next = self.l6.val_o.val();
                 self.format.mask_i.next = self.l6.mask_o.val();
                 self.format.b8_i.next = self.out_ctl.b8_o.val();

@@ -9,7 +9,10 @@
 //! fails the test.
 
 use crosslane_golden::{Family, Fold, Form, Op, Vec512};
-use crosslane_hdl::decode::{Control, Controls, OpDecode, CONTROL_BITS, CONTROL_NAMES};
+use crosslane_hdl::decode::{
+    node_control_bit, Control, Controls, NodeControls, OpDecode, CONTROL_BITS, CONTROL_NAMES, NODE_CONTROL_NAMES,
+    OP_CONTROL_BITS,
+};
 use crosslane_hdl::format::ResultFormat;
 use crosslane_hdl::leaf::LeafKey;
 use crosslane_hdl::node::{sum_width_b8, sum_width_h16, TreeNode};
@@ -60,8 +63,15 @@ fn sext(x: u64, bits: usize) -> i64 {
 
 #[test]
 fn decode_synthesizes() {
-    synthesizes("crosslane_op_decode", OpDecode::default(), &["case (op_i)", "// rbmax_nx16"]);
+    synthesizes("crosslane_op_decode", OpDecode::default(), &["case (op_i)", "// rbmax_nx16", "case (op_i[7:3])"]);
     synthesizes("crosslane_controls", Controls::default(), &["predicated_o = ctrl_i[16]"]);
+    for level in 1..=LEVELS {
+        synthesizes(
+            &format!("crosslane_node_controls_l{level}"),
+            NodeControls::new(level),
+            &["xor_o = ctrl_i[xor_at]"],
+        );
+    }
 }
 
 #[test]
@@ -78,8 +88,10 @@ fn every_op_decodes_to_its_fold_and_form_and_other_codes_to_nothing() {
             assert_eq!(dec.ctrl_o.val().to_u64(), 0, "code {code:#05x} is no op: controls all zero");
             continue;
         };
-        assert_eq!(dec.ctrl_o.val().to_u64(), Control::of(op).word() as u64, "{}", op.name());
-        ctl.ctrl_i.next = dec.ctrl_o.val();
+        assert_eq!(dec.ctrl_o.val().to_u64(), Control::of(op).word(), "{}", op.name());
+        let op_controls = (1u64 << OP_CONTROL_BITS) - 1;
+        assert_eq!(dec.leaf_o.val().to_u64(), Control::of(op).word() & op_controls, "{}: leaf_o", op.name());
+        ctl.ctrl_i.next = dec.leaf_o.val();
         settle(&mut ctl);
         let row = op.name();
         let fold = op.family.fold();
@@ -103,8 +115,36 @@ fn every_op_decodes_to_its_fold_and_form_and_other_codes_to_nothing() {
         assert_eq!(ctl.has_mask_o.val(), op.family.has_mask(), "has_mask {row}");
         assert_eq!(ctl.vbool_fold_o.val(), op.family.is_vbool_fold(), "vbool_fold {row}");
         assert_eq!(ctl.predicated_o.val(), op.predicated, "predicated {row}");
+        // Each level's node controls: one-hot; 16- and 32-bit lanes only placed
+        // side by side at level 1, 32-bit lanes at level 2; else the fold's operator.
+        for level in 1..=LEVELS {
+            let mut node = NodeControls::new(level);
+            node.connect_all();
+            node.ctrl_i.next = dec.ctrl_o.val();
+            settle(&mut node);
+            let got = [
+                node.pass_o.val(),
+                node.sum_o.val(),
+                node.max_o.val(),
+                node.and_o.val(),
+                node.or_o.val(),
+                node.xor_o.val(),
+            ];
+            let pass = (level == 1 && !b8) || (level == 2 && w32);
+            let want = [
+                pass,
+                !pass && matches!(fold, Fold::Sum { .. }),
+                !pass && matches!(fold, Fold::Extremum { .. } | Fold::Num { .. }),
+                !pass && fold == Fold::And,
+                !pass && fold == Fold::Or,
+                !pass && fold == Fold::Xor,
+            ];
+            assert_eq!(got, want, "level {level} node controls {NODE_CONTROL_NAMES:?} of {row}");
+            assert_eq!(got.iter().filter(|&&b| b).count(), 1, "level {level} of {row}: one-hot");
+        }
     }
-    assert_eq!(CONTROL_BITS, CONTROL_NAMES.len());
+    assert_eq!(node_control_bit(1, 0), CONTROL_NAMES.len(), "the node controls follow the op's");
+    assert_eq!(CONTROL_BITS, node_control_bit(LEVELS, NODE_CONTROL_NAMES.len()));
 }
 
 // ---- leaf key ----
@@ -236,8 +276,7 @@ fn tree_nodes_fold_as_specified_at_every_level() {
         node.connect_all();
         let slots = 1usize << (level - 1);
         for form in [Form::B8, Form::H16, Form::W32] {
-            let (b8, h16, _) = form_bits(form);
-            let pass = (level == 1 && !b8) || (level == 2 && form == Form::W32);
+            let pass = (level == 1 && form != Form::B8) || (level == 2 && form == Form::W32);
             let child_bits = if level <= 2 { 8usize << (level - 1) } else { 32 };
             for kind in 0..5 {
                 let w = if pass {
@@ -266,13 +305,13 @@ fn tree_nodes_fold_as_specified_at_every_level() {
                     node.b_i.next = b.into();
                     node.ma_i.next = ma.into();
                     node.mb_i.next = mb.into();
-                    node.b8_i.next = b8;
-                    node.h16_i.next = h16;
-                    node.k_sum_i.next = kind == 0;
-                    node.k_max_i.next = kind == 1;
-                    node.k_and_i.next = kind == 2;
-                    node.k_or_i.next = kind == 3;
-                    node.k_xor_i.next = kind == 4;
+                    // The level's node controls, one-hot: pass, else the operator.
+                    node.pass_i.next = pass;
+                    node.sum_i.next = !pass && kind == 0;
+                    node.max_i.next = !pass && kind == 1;
+                    node.and_i.next = !pass && kind == 2;
+                    node.or_i.next = !pass && kind == 3;
+                    node.xor_i.next = !pass && kind == 4;
                     settle(&mut node);
                     let val = node.val_o.val().to_u64();
                     let mask = node.mask_o.val().to_u64();

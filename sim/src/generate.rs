@@ -95,7 +95,7 @@ fn verilog_header(config: Config) -> String {
 
 /// The module name of a folded group of rust-hdl's per-instance modules:
 /// `<top>_<component>`, the component read from the instance path (`in_dec`
-/// → `op_decode`, `l3_ctl` → `controls`, `leaf` → `leaf_key`, `l3` → `tree_node`, `format` →
+/// → `op_decode`, `in_ctl` → `controls`, `l3_ctl` → `node_controls`, `leaf` → `leaf_key`, `l3` → `tree_node`, `format` →
 /// `result_format`) or, for pipeline boundaries, `reg<width>` / `wire<width>`.
 fn component_name(top: &str, first: &str, text: &str) -> String {
     let path = first.strip_prefix(&format!("{top}$")).unwrap_or(first);
@@ -103,6 +103,9 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
     let level = last.strip_prefix('l').filter(|n| n.parse::<usize>().is_ok());
     let role = if last.ends_with("_dec") {
         "op_decode".to_string()
+    } else if last.strip_suffix("_ctl").is_some_and(|l| l.strip_prefix('l').is_some_and(|n| n.parse::<usize>().is_ok()))
+    {
+        "node_controls".to_string()
     } else if last.ends_with("_ctl") {
         "controls".to_string()
     } else if last == "leaf" {
