@@ -118,6 +118,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     // Constant declarations
     localparam  low_byte = 32'hff;
     localparam  low_slot = 64'h1;
+    localparam  no = 1'b0;
     
     // Stub signals
     reg  [8:0] in_dec_op_i;
@@ -441,6 +442,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_0_and_i;
     reg  l1_0_or_i;
     reg  l1_0_xor_i;
+    reg  l1_0_b_wins_i;
+    reg  l1_0_a_wins_i;
     wire  [31:0] l1_0_val_o;
     wire  [63:0] l1_0_mask_o;
     reg  [31:0] l1_1_a_i;
@@ -453,6 +456,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_1_and_i;
     reg  l1_1_or_i;
     reg  l1_1_xor_i;
+    reg  l1_1_b_wins_i;
+    reg  l1_1_a_wins_i;
     wire  [31:0] l1_1_val_o;
     wire  [63:0] l1_1_mask_o;
     reg  [31:0] l1_2_a_i;
@@ -465,6 +470,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_2_and_i;
     reg  l1_2_or_i;
     reg  l1_2_xor_i;
+    reg  l1_2_b_wins_i;
+    reg  l1_2_a_wins_i;
     wire  [31:0] l1_2_val_o;
     wire  [63:0] l1_2_mask_o;
     reg  [31:0] l1_3_a_i;
@@ -477,6 +484,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_3_and_i;
     reg  l1_3_or_i;
     reg  l1_3_xor_i;
+    reg  l1_3_b_wins_i;
+    reg  l1_3_a_wins_i;
     wire  [31:0] l1_3_val_o;
     wire  [63:0] l1_3_mask_o;
     reg  [31:0] l1_4_a_i;
@@ -489,6 +498,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_4_and_i;
     reg  l1_4_or_i;
     reg  l1_4_xor_i;
+    reg  l1_4_b_wins_i;
+    reg  l1_4_a_wins_i;
     wire  [31:0] l1_4_val_o;
     wire  [63:0] l1_4_mask_o;
     reg  [31:0] l1_5_a_i;
@@ -501,6 +512,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_5_and_i;
     reg  l1_5_or_i;
     reg  l1_5_xor_i;
+    reg  l1_5_b_wins_i;
+    reg  l1_5_a_wins_i;
     wire  [31:0] l1_5_val_o;
     wire  [63:0] l1_5_mask_o;
     reg  [31:0] l1_6_a_i;
@@ -513,6 +526,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_6_and_i;
     reg  l1_6_or_i;
     reg  l1_6_xor_i;
+    reg  l1_6_b_wins_i;
+    reg  l1_6_a_wins_i;
     wire  [31:0] l1_6_val_o;
     wire  [63:0] l1_6_mask_o;
     reg  [31:0] l1_7_a_i;
@@ -525,6 +540,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_7_and_i;
     reg  l1_7_or_i;
     reg  l1_7_xor_i;
+    reg  l1_7_b_wins_i;
+    reg  l1_7_a_wins_i;
     wire  [31:0] l1_7_val_o;
     wire  [63:0] l1_7_mask_o;
     reg  [31:0] l1_8_a_i;
@@ -537,6 +554,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_8_and_i;
     reg  l1_8_or_i;
     reg  l1_8_xor_i;
+    reg  l1_8_b_wins_i;
+    reg  l1_8_a_wins_i;
     wire  [31:0] l1_8_val_o;
     wire  [63:0] l1_8_mask_o;
     reg  [31:0] l1_9_a_i;
@@ -549,6 +568,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_9_and_i;
     reg  l1_9_or_i;
     reg  l1_9_xor_i;
+    reg  l1_9_b_wins_i;
+    reg  l1_9_a_wins_i;
     wire  [31:0] l1_9_val_o;
     wire  [63:0] l1_9_mask_o;
     reg  [31:0] l1_10_a_i;
@@ -561,6 +582,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_10_and_i;
     reg  l1_10_or_i;
     reg  l1_10_xor_i;
+    reg  l1_10_b_wins_i;
+    reg  l1_10_a_wins_i;
     wire  [31:0] l1_10_val_o;
     wire  [63:0] l1_10_mask_o;
     reg  [31:0] l1_11_a_i;
@@ -573,6 +596,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_11_and_i;
     reg  l1_11_or_i;
     reg  l1_11_xor_i;
+    reg  l1_11_b_wins_i;
+    reg  l1_11_a_wins_i;
     wire  [31:0] l1_11_val_o;
     wire  [63:0] l1_11_mask_o;
     reg  [31:0] l1_12_a_i;
@@ -585,6 +610,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_12_and_i;
     reg  l1_12_or_i;
     reg  l1_12_xor_i;
+    reg  l1_12_b_wins_i;
+    reg  l1_12_a_wins_i;
     wire  [31:0] l1_12_val_o;
     wire  [63:0] l1_12_mask_o;
     reg  [31:0] l1_13_a_i;
@@ -597,6 +624,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_13_and_i;
     reg  l1_13_or_i;
     reg  l1_13_xor_i;
+    reg  l1_13_b_wins_i;
+    reg  l1_13_a_wins_i;
     wire  [31:0] l1_13_val_o;
     wire  [63:0] l1_13_mask_o;
     reg  [31:0] l1_14_a_i;
@@ -609,6 +638,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_14_and_i;
     reg  l1_14_or_i;
     reg  l1_14_xor_i;
+    reg  l1_14_b_wins_i;
+    reg  l1_14_a_wins_i;
     wire  [31:0] l1_14_val_o;
     wire  [63:0] l1_14_mask_o;
     reg  [31:0] l1_15_a_i;
@@ -621,6 +652,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_15_and_i;
     reg  l1_15_or_i;
     reg  l1_15_xor_i;
+    reg  l1_15_b_wins_i;
+    reg  l1_15_a_wins_i;
     wire  [31:0] l1_15_val_o;
     wire  [63:0] l1_15_mask_o;
     reg  [31:0] l1_16_a_i;
@@ -633,6 +666,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_16_and_i;
     reg  l1_16_or_i;
     reg  l1_16_xor_i;
+    reg  l1_16_b_wins_i;
+    reg  l1_16_a_wins_i;
     wire  [31:0] l1_16_val_o;
     wire  [63:0] l1_16_mask_o;
     reg  [31:0] l1_17_a_i;
@@ -645,6 +680,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_17_and_i;
     reg  l1_17_or_i;
     reg  l1_17_xor_i;
+    reg  l1_17_b_wins_i;
+    reg  l1_17_a_wins_i;
     wire  [31:0] l1_17_val_o;
     wire  [63:0] l1_17_mask_o;
     reg  [31:0] l1_18_a_i;
@@ -657,6 +694,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_18_and_i;
     reg  l1_18_or_i;
     reg  l1_18_xor_i;
+    reg  l1_18_b_wins_i;
+    reg  l1_18_a_wins_i;
     wire  [31:0] l1_18_val_o;
     wire  [63:0] l1_18_mask_o;
     reg  [31:0] l1_19_a_i;
@@ -669,6 +708,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_19_and_i;
     reg  l1_19_or_i;
     reg  l1_19_xor_i;
+    reg  l1_19_b_wins_i;
+    reg  l1_19_a_wins_i;
     wire  [31:0] l1_19_val_o;
     wire  [63:0] l1_19_mask_o;
     reg  [31:0] l1_20_a_i;
@@ -681,6 +722,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_20_and_i;
     reg  l1_20_or_i;
     reg  l1_20_xor_i;
+    reg  l1_20_b_wins_i;
+    reg  l1_20_a_wins_i;
     wire  [31:0] l1_20_val_o;
     wire  [63:0] l1_20_mask_o;
     reg  [31:0] l1_21_a_i;
@@ -693,6 +736,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_21_and_i;
     reg  l1_21_or_i;
     reg  l1_21_xor_i;
+    reg  l1_21_b_wins_i;
+    reg  l1_21_a_wins_i;
     wire  [31:0] l1_21_val_o;
     wire  [63:0] l1_21_mask_o;
     reg  [31:0] l1_22_a_i;
@@ -705,6 +750,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_22_and_i;
     reg  l1_22_or_i;
     reg  l1_22_xor_i;
+    reg  l1_22_b_wins_i;
+    reg  l1_22_a_wins_i;
     wire  [31:0] l1_22_val_o;
     wire  [63:0] l1_22_mask_o;
     reg  [31:0] l1_23_a_i;
@@ -717,6 +764,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_23_and_i;
     reg  l1_23_or_i;
     reg  l1_23_xor_i;
+    reg  l1_23_b_wins_i;
+    reg  l1_23_a_wins_i;
     wire  [31:0] l1_23_val_o;
     wire  [63:0] l1_23_mask_o;
     reg  [31:0] l1_24_a_i;
@@ -729,6 +778,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_24_and_i;
     reg  l1_24_or_i;
     reg  l1_24_xor_i;
+    reg  l1_24_b_wins_i;
+    reg  l1_24_a_wins_i;
     wire  [31:0] l1_24_val_o;
     wire  [63:0] l1_24_mask_o;
     reg  [31:0] l1_25_a_i;
@@ -741,6 +792,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_25_and_i;
     reg  l1_25_or_i;
     reg  l1_25_xor_i;
+    reg  l1_25_b_wins_i;
+    reg  l1_25_a_wins_i;
     wire  [31:0] l1_25_val_o;
     wire  [63:0] l1_25_mask_o;
     reg  [31:0] l1_26_a_i;
@@ -753,6 +806,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_26_and_i;
     reg  l1_26_or_i;
     reg  l1_26_xor_i;
+    reg  l1_26_b_wins_i;
+    reg  l1_26_a_wins_i;
     wire  [31:0] l1_26_val_o;
     wire  [63:0] l1_26_mask_o;
     reg  [31:0] l1_27_a_i;
@@ -765,6 +820,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_27_and_i;
     reg  l1_27_or_i;
     reg  l1_27_xor_i;
+    reg  l1_27_b_wins_i;
+    reg  l1_27_a_wins_i;
     wire  [31:0] l1_27_val_o;
     wire  [63:0] l1_27_mask_o;
     reg  [31:0] l1_28_a_i;
@@ -777,6 +834,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_28_and_i;
     reg  l1_28_or_i;
     reg  l1_28_xor_i;
+    reg  l1_28_b_wins_i;
+    reg  l1_28_a_wins_i;
     wire  [31:0] l1_28_val_o;
     wire  [63:0] l1_28_mask_o;
     reg  [31:0] l1_29_a_i;
@@ -789,6 +848,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_29_and_i;
     reg  l1_29_or_i;
     reg  l1_29_xor_i;
+    reg  l1_29_b_wins_i;
+    reg  l1_29_a_wins_i;
     wire  [31:0] l1_29_val_o;
     wire  [63:0] l1_29_mask_o;
     reg  [31:0] l1_30_a_i;
@@ -801,6 +862,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_30_and_i;
     reg  l1_30_or_i;
     reg  l1_30_xor_i;
+    reg  l1_30_b_wins_i;
+    reg  l1_30_a_wins_i;
     wire  [31:0] l1_30_val_o;
     wire  [63:0] l1_30_mask_o;
     reg  [31:0] l1_31_a_i;
@@ -813,8 +876,74 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l1_31_and_i;
     reg  l1_31_or_i;
     reg  l1_31_xor_i;
+    reg  l1_31_b_wins_i;
+    reg  l1_31_a_wins_i;
     wire  [31:0] l1_31_val_o;
     wire  [63:0] l1_31_mask_o;
+    reg  [31:0] l2_cmp_0_key_i;
+    reg  l2_cmp_0_pairs_i;
+    wire  l2_cmp_0_b_wins_o;
+    wire  l2_cmp_0_a_wins_o;
+    reg  [31:0] l2_cmp_1_key_i;
+    reg  l2_cmp_1_pairs_i;
+    wire  l2_cmp_1_b_wins_o;
+    wire  l2_cmp_1_a_wins_o;
+    reg  [31:0] l2_cmp_2_key_i;
+    reg  l2_cmp_2_pairs_i;
+    wire  l2_cmp_2_b_wins_o;
+    wire  l2_cmp_2_a_wins_o;
+    reg  [31:0] l2_cmp_3_key_i;
+    reg  l2_cmp_3_pairs_i;
+    wire  l2_cmp_3_b_wins_o;
+    wire  l2_cmp_3_a_wins_o;
+    reg  [31:0] l2_cmp_4_key_i;
+    reg  l2_cmp_4_pairs_i;
+    wire  l2_cmp_4_b_wins_o;
+    wire  l2_cmp_4_a_wins_o;
+    reg  [31:0] l2_cmp_5_key_i;
+    reg  l2_cmp_5_pairs_i;
+    wire  l2_cmp_5_b_wins_o;
+    wire  l2_cmp_5_a_wins_o;
+    reg  [31:0] l2_cmp_6_key_i;
+    reg  l2_cmp_6_pairs_i;
+    wire  l2_cmp_6_b_wins_o;
+    wire  l2_cmp_6_a_wins_o;
+    reg  [31:0] l2_cmp_7_key_i;
+    reg  l2_cmp_7_pairs_i;
+    wire  l2_cmp_7_b_wins_o;
+    wire  l2_cmp_7_a_wins_o;
+    reg  [31:0] l2_cmp_8_key_i;
+    reg  l2_cmp_8_pairs_i;
+    wire  l2_cmp_8_b_wins_o;
+    wire  l2_cmp_8_a_wins_o;
+    reg  [31:0] l2_cmp_9_key_i;
+    reg  l2_cmp_9_pairs_i;
+    wire  l2_cmp_9_b_wins_o;
+    wire  l2_cmp_9_a_wins_o;
+    reg  [31:0] l2_cmp_10_key_i;
+    reg  l2_cmp_10_pairs_i;
+    wire  l2_cmp_10_b_wins_o;
+    wire  l2_cmp_10_a_wins_o;
+    reg  [31:0] l2_cmp_11_key_i;
+    reg  l2_cmp_11_pairs_i;
+    wire  l2_cmp_11_b_wins_o;
+    wire  l2_cmp_11_a_wins_o;
+    reg  [31:0] l2_cmp_12_key_i;
+    reg  l2_cmp_12_pairs_i;
+    wire  l2_cmp_12_b_wins_o;
+    wire  l2_cmp_12_a_wins_o;
+    reg  [31:0] l2_cmp_13_key_i;
+    reg  l2_cmp_13_pairs_i;
+    wire  l2_cmp_13_b_wins_o;
+    wire  l2_cmp_13_a_wins_o;
+    reg  [31:0] l2_cmp_14_key_i;
+    reg  l2_cmp_14_pairs_i;
+    wire  l2_cmp_14_b_wins_o;
+    wire  l2_cmp_14_a_wins_o;
+    reg  [31:0] l2_cmp_15_key_i;
+    reg  l2_cmp_15_pairs_i;
+    wire  l2_cmp_15_b_wins_o;
+    wire  l2_cmp_15_a_wins_o;
     reg  [31:0] l2_0_a_i;
     reg  [31:0] l2_0_b_i;
     reg  [63:0] l2_0_ma_i;
@@ -825,6 +954,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_0_and_i;
     reg  l2_0_or_i;
     reg  l2_0_xor_i;
+    reg  l2_0_b_wins_i;
+    reg  l2_0_a_wins_i;
     wire  [31:0] l2_0_val_o;
     wire  [63:0] l2_0_mask_o;
     reg  [31:0] l2_1_a_i;
@@ -837,6 +968,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_1_and_i;
     reg  l2_1_or_i;
     reg  l2_1_xor_i;
+    reg  l2_1_b_wins_i;
+    reg  l2_1_a_wins_i;
     wire  [31:0] l2_1_val_o;
     wire  [63:0] l2_1_mask_o;
     reg  [31:0] l2_2_a_i;
@@ -849,6 +982,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_2_and_i;
     reg  l2_2_or_i;
     reg  l2_2_xor_i;
+    reg  l2_2_b_wins_i;
+    reg  l2_2_a_wins_i;
     wire  [31:0] l2_2_val_o;
     wire  [63:0] l2_2_mask_o;
     reg  [31:0] l2_3_a_i;
@@ -861,6 +996,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_3_and_i;
     reg  l2_3_or_i;
     reg  l2_3_xor_i;
+    reg  l2_3_b_wins_i;
+    reg  l2_3_a_wins_i;
     wire  [31:0] l2_3_val_o;
     wire  [63:0] l2_3_mask_o;
     reg  [31:0] l2_4_a_i;
@@ -873,6 +1010,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_4_and_i;
     reg  l2_4_or_i;
     reg  l2_4_xor_i;
+    reg  l2_4_b_wins_i;
+    reg  l2_4_a_wins_i;
     wire  [31:0] l2_4_val_o;
     wire  [63:0] l2_4_mask_o;
     reg  [31:0] l2_5_a_i;
@@ -885,6 +1024,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_5_and_i;
     reg  l2_5_or_i;
     reg  l2_5_xor_i;
+    reg  l2_5_b_wins_i;
+    reg  l2_5_a_wins_i;
     wire  [31:0] l2_5_val_o;
     wire  [63:0] l2_5_mask_o;
     reg  [31:0] l2_6_a_i;
@@ -897,6 +1038,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_6_and_i;
     reg  l2_6_or_i;
     reg  l2_6_xor_i;
+    reg  l2_6_b_wins_i;
+    reg  l2_6_a_wins_i;
     wire  [31:0] l2_6_val_o;
     wire  [63:0] l2_6_mask_o;
     reg  [31:0] l2_7_a_i;
@@ -909,6 +1052,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_7_and_i;
     reg  l2_7_or_i;
     reg  l2_7_xor_i;
+    reg  l2_7_b_wins_i;
+    reg  l2_7_a_wins_i;
     wire  [31:0] l2_7_val_o;
     wire  [63:0] l2_7_mask_o;
     reg  [31:0] l2_8_a_i;
@@ -921,6 +1066,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_8_and_i;
     reg  l2_8_or_i;
     reg  l2_8_xor_i;
+    reg  l2_8_b_wins_i;
+    reg  l2_8_a_wins_i;
     wire  [31:0] l2_8_val_o;
     wire  [63:0] l2_8_mask_o;
     reg  [31:0] l2_9_a_i;
@@ -933,6 +1080,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_9_and_i;
     reg  l2_9_or_i;
     reg  l2_9_xor_i;
+    reg  l2_9_b_wins_i;
+    reg  l2_9_a_wins_i;
     wire  [31:0] l2_9_val_o;
     wire  [63:0] l2_9_mask_o;
     reg  [31:0] l2_10_a_i;
@@ -945,6 +1094,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_10_and_i;
     reg  l2_10_or_i;
     reg  l2_10_xor_i;
+    reg  l2_10_b_wins_i;
+    reg  l2_10_a_wins_i;
     wire  [31:0] l2_10_val_o;
     wire  [63:0] l2_10_mask_o;
     reg  [31:0] l2_11_a_i;
@@ -957,6 +1108,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_11_and_i;
     reg  l2_11_or_i;
     reg  l2_11_xor_i;
+    reg  l2_11_b_wins_i;
+    reg  l2_11_a_wins_i;
     wire  [31:0] l2_11_val_o;
     wire  [63:0] l2_11_mask_o;
     reg  [31:0] l2_12_a_i;
@@ -969,6 +1122,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_12_and_i;
     reg  l2_12_or_i;
     reg  l2_12_xor_i;
+    reg  l2_12_b_wins_i;
+    reg  l2_12_a_wins_i;
     wire  [31:0] l2_12_val_o;
     wire  [63:0] l2_12_mask_o;
     reg  [31:0] l2_13_a_i;
@@ -981,6 +1136,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_13_and_i;
     reg  l2_13_or_i;
     reg  l2_13_xor_i;
+    reg  l2_13_b_wins_i;
+    reg  l2_13_a_wins_i;
     wire  [31:0] l2_13_val_o;
     wire  [63:0] l2_13_mask_o;
     reg  [31:0] l2_14_a_i;
@@ -993,6 +1150,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_14_and_i;
     reg  l2_14_or_i;
     reg  l2_14_xor_i;
+    reg  l2_14_b_wins_i;
+    reg  l2_14_a_wins_i;
     wire  [31:0] l2_14_val_o;
     wire  [63:0] l2_14_mask_o;
     reg  [31:0] l2_15_a_i;
@@ -1005,6 +1164,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l2_15_and_i;
     reg  l2_15_or_i;
     reg  l2_15_xor_i;
+    reg  l2_15_b_wins_i;
+    reg  l2_15_a_wins_i;
     wire  [31:0] l2_15_val_o;
     wire  [63:0] l2_15_mask_o;
     reg  [31:0] s2_val_0_d;
@@ -1092,6 +1253,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l3_0_and_i;
     reg  l3_0_or_i;
     reg  l3_0_xor_i;
+    reg  l3_0_b_wins_i;
+    reg  l3_0_a_wins_i;
     wire  [31:0] l3_0_val_o;
     wire  [63:0] l3_0_mask_o;
     reg  [31:0] l3_1_a_i;
@@ -1104,6 +1267,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l3_1_and_i;
     reg  l3_1_or_i;
     reg  l3_1_xor_i;
+    reg  l3_1_b_wins_i;
+    reg  l3_1_a_wins_i;
     wire  [31:0] l3_1_val_o;
     wire  [63:0] l3_1_mask_o;
     reg  [31:0] l3_2_a_i;
@@ -1116,6 +1281,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l3_2_and_i;
     reg  l3_2_or_i;
     reg  l3_2_xor_i;
+    reg  l3_2_b_wins_i;
+    reg  l3_2_a_wins_i;
     wire  [31:0] l3_2_val_o;
     wire  [63:0] l3_2_mask_o;
     reg  [31:0] l3_3_a_i;
@@ -1128,6 +1295,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l3_3_and_i;
     reg  l3_3_or_i;
     reg  l3_3_xor_i;
+    reg  l3_3_b_wins_i;
+    reg  l3_3_a_wins_i;
     wire  [31:0] l3_3_val_o;
     wire  [63:0] l3_3_mask_o;
     reg  [31:0] l3_4_a_i;
@@ -1140,6 +1309,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l3_4_and_i;
     reg  l3_4_or_i;
     reg  l3_4_xor_i;
+    reg  l3_4_b_wins_i;
+    reg  l3_4_a_wins_i;
     wire  [31:0] l3_4_val_o;
     wire  [63:0] l3_4_mask_o;
     reg  [31:0] l3_5_a_i;
@@ -1152,6 +1323,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l3_5_and_i;
     reg  l3_5_or_i;
     reg  l3_5_xor_i;
+    reg  l3_5_b_wins_i;
+    reg  l3_5_a_wins_i;
     wire  [31:0] l3_5_val_o;
     wire  [63:0] l3_5_mask_o;
     reg  [31:0] l3_6_a_i;
@@ -1164,6 +1337,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l3_6_and_i;
     reg  l3_6_or_i;
     reg  l3_6_xor_i;
+    reg  l3_6_b_wins_i;
+    reg  l3_6_a_wins_i;
     wire  [31:0] l3_6_val_o;
     wire  [63:0] l3_6_mask_o;
     reg  [31:0] l3_7_a_i;
@@ -1176,6 +1351,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l3_7_and_i;
     reg  l3_7_or_i;
     reg  l3_7_xor_i;
+    reg  l3_7_b_wins_i;
+    reg  l3_7_a_wins_i;
     wire  [31:0] l3_7_val_o;
     wire  [63:0] l3_7_mask_o;
     reg  [31:0] s3_val_0_d;
@@ -1231,6 +1408,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l4_0_and_i;
     reg  l4_0_or_i;
     reg  l4_0_xor_i;
+    reg  l4_0_b_wins_i;
+    reg  l4_0_a_wins_i;
     wire  [31:0] l4_0_val_o;
     wire  [63:0] l4_0_mask_o;
     reg  [31:0] l4_1_a_i;
@@ -1243,6 +1422,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l4_1_and_i;
     reg  l4_1_or_i;
     reg  l4_1_xor_i;
+    reg  l4_1_b_wins_i;
+    reg  l4_1_a_wins_i;
     wire  [31:0] l4_1_val_o;
     wire  [63:0] l4_1_mask_o;
     reg  [31:0] l4_2_a_i;
@@ -1255,6 +1436,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l4_2_and_i;
     reg  l4_2_or_i;
     reg  l4_2_xor_i;
+    reg  l4_2_b_wins_i;
+    reg  l4_2_a_wins_i;
     wire  [31:0] l4_2_val_o;
     wire  [63:0] l4_2_mask_o;
     reg  [31:0] l4_3_a_i;
@@ -1267,6 +1450,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l4_3_and_i;
     reg  l4_3_or_i;
     reg  l4_3_xor_i;
+    reg  l4_3_b_wins_i;
+    reg  l4_3_a_wins_i;
     wire  [31:0] l4_3_val_o;
     wire  [63:0] l4_3_mask_o;
     reg  [31:0] s4_val_0_d;
@@ -1306,6 +1491,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l5_0_and_i;
     reg  l5_0_or_i;
     reg  l5_0_xor_i;
+    reg  l5_0_b_wins_i;
+    reg  l5_0_a_wins_i;
     wire  [31:0] l5_0_val_o;
     wire  [63:0] l5_0_mask_o;
     reg  [31:0] l5_1_a_i;
@@ -1318,6 +1505,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l5_1_and_i;
     reg  l5_1_or_i;
     reg  l5_1_xor_i;
+    reg  l5_1_b_wins_i;
+    reg  l5_1_a_wins_i;
     wire  [31:0] l5_1_val_o;
     wire  [63:0] l5_1_mask_o;
     reg  [31:0] s5_val_0_d;
@@ -1367,6 +1556,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     reg  l6_and_i;
     reg  l6_or_i;
     reg  l6_xor_i;
+    reg  l6_b_wins_i;
+    reg  l6_a_wins_i;
     wire  [31:0] l6_val_o;
     wire  [63:0] l6_mask_o;
     reg  [31:0] format_root_i;
@@ -1846,7 +2037,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l2_ctl_or_o),
         .xor_o(l2_ctl_xor_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
         .a_i(l1_0_a_i),
         .b_i(l1_0_b_i),
         .ma_i(l1_0_ma_i),
@@ -1857,10 +2048,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_0_and_i),
         .or_i(l1_0_or_i),
         .xor_i(l1_0_xor_i),
+        .b_wins_i(l1_0_b_wins_i),
+        .a_wins_i(l1_0_a_wins_i),
         .val_o(l1_0_val_o),
         .mask_o(l1_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_1(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_1(
         .a_i(l1_1_a_i),
         .b_i(l1_1_b_i),
         .ma_i(l1_1_ma_i),
@@ -1871,10 +2064,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_1_and_i),
         .or_i(l1_1_or_i),
         .xor_i(l1_1_xor_i),
+        .b_wins_i(l1_1_b_wins_i),
+        .a_wins_i(l1_1_a_wins_i),
         .val_o(l1_1_val_o),
         .mask_o(l1_1_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_2(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_2(
         .a_i(l1_2_a_i),
         .b_i(l1_2_b_i),
         .ma_i(l1_2_ma_i),
@@ -1885,10 +2080,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_2_and_i),
         .or_i(l1_2_or_i),
         .xor_i(l1_2_xor_i),
+        .b_wins_i(l1_2_b_wins_i),
+        .a_wins_i(l1_2_a_wins_i),
         .val_o(l1_2_val_o),
         .mask_o(l1_2_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_3(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_3(
         .a_i(l1_3_a_i),
         .b_i(l1_3_b_i),
         .ma_i(l1_3_ma_i),
@@ -1899,10 +2096,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_3_and_i),
         .or_i(l1_3_or_i),
         .xor_i(l1_3_xor_i),
+        .b_wins_i(l1_3_b_wins_i),
+        .a_wins_i(l1_3_a_wins_i),
         .val_o(l1_3_val_o),
         .mask_o(l1_3_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_4(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_4(
         .a_i(l1_4_a_i),
         .b_i(l1_4_b_i),
         .ma_i(l1_4_ma_i),
@@ -1913,10 +2112,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_4_and_i),
         .or_i(l1_4_or_i),
         .xor_i(l1_4_xor_i),
+        .b_wins_i(l1_4_b_wins_i),
+        .a_wins_i(l1_4_a_wins_i),
         .val_o(l1_4_val_o),
         .mask_o(l1_4_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_5(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_5(
         .a_i(l1_5_a_i),
         .b_i(l1_5_b_i),
         .ma_i(l1_5_ma_i),
@@ -1927,10 +2128,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_5_and_i),
         .or_i(l1_5_or_i),
         .xor_i(l1_5_xor_i),
+        .b_wins_i(l1_5_b_wins_i),
+        .a_wins_i(l1_5_a_wins_i),
         .val_o(l1_5_val_o),
         .mask_o(l1_5_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_6(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_6(
         .a_i(l1_6_a_i),
         .b_i(l1_6_b_i),
         .ma_i(l1_6_ma_i),
@@ -1941,10 +2144,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_6_and_i),
         .or_i(l1_6_or_i),
         .xor_i(l1_6_xor_i),
+        .b_wins_i(l1_6_b_wins_i),
+        .a_wins_i(l1_6_a_wins_i),
         .val_o(l1_6_val_o),
         .mask_o(l1_6_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_7(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_7(
         .a_i(l1_7_a_i),
         .b_i(l1_7_b_i),
         .ma_i(l1_7_ma_i),
@@ -1955,10 +2160,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_7_and_i),
         .or_i(l1_7_or_i),
         .xor_i(l1_7_xor_i),
+        .b_wins_i(l1_7_b_wins_i),
+        .a_wins_i(l1_7_a_wins_i),
         .val_o(l1_7_val_o),
         .mask_o(l1_7_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_8(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_8(
         .a_i(l1_8_a_i),
         .b_i(l1_8_b_i),
         .ma_i(l1_8_ma_i),
@@ -1969,10 +2176,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_8_and_i),
         .or_i(l1_8_or_i),
         .xor_i(l1_8_xor_i),
+        .b_wins_i(l1_8_b_wins_i),
+        .a_wins_i(l1_8_a_wins_i),
         .val_o(l1_8_val_o),
         .mask_o(l1_8_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_9(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_9(
         .a_i(l1_9_a_i),
         .b_i(l1_9_b_i),
         .ma_i(l1_9_ma_i),
@@ -1983,10 +2192,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_9_and_i),
         .or_i(l1_9_or_i),
         .xor_i(l1_9_xor_i),
+        .b_wins_i(l1_9_b_wins_i),
+        .a_wins_i(l1_9_a_wins_i),
         .val_o(l1_9_val_o),
         .mask_o(l1_9_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_10(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_10(
         .a_i(l1_10_a_i),
         .b_i(l1_10_b_i),
         .ma_i(l1_10_ma_i),
@@ -1997,10 +2208,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_10_and_i),
         .or_i(l1_10_or_i),
         .xor_i(l1_10_xor_i),
+        .b_wins_i(l1_10_b_wins_i),
+        .a_wins_i(l1_10_a_wins_i),
         .val_o(l1_10_val_o),
         .mask_o(l1_10_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_11(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_11(
         .a_i(l1_11_a_i),
         .b_i(l1_11_b_i),
         .ma_i(l1_11_ma_i),
@@ -2011,10 +2224,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_11_and_i),
         .or_i(l1_11_or_i),
         .xor_i(l1_11_xor_i),
+        .b_wins_i(l1_11_b_wins_i),
+        .a_wins_i(l1_11_a_wins_i),
         .val_o(l1_11_val_o),
         .mask_o(l1_11_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_12(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_12(
         .a_i(l1_12_a_i),
         .b_i(l1_12_b_i),
         .ma_i(l1_12_ma_i),
@@ -2025,10 +2240,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_12_and_i),
         .or_i(l1_12_or_i),
         .xor_i(l1_12_xor_i),
+        .b_wins_i(l1_12_b_wins_i),
+        .a_wins_i(l1_12_a_wins_i),
         .val_o(l1_12_val_o),
         .mask_o(l1_12_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_13(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_13(
         .a_i(l1_13_a_i),
         .b_i(l1_13_b_i),
         .ma_i(l1_13_ma_i),
@@ -2039,10 +2256,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_13_and_i),
         .or_i(l1_13_or_i),
         .xor_i(l1_13_xor_i),
+        .b_wins_i(l1_13_b_wins_i),
+        .a_wins_i(l1_13_a_wins_i),
         .val_o(l1_13_val_o),
         .mask_o(l1_13_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_14(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_14(
         .a_i(l1_14_a_i),
         .b_i(l1_14_b_i),
         .ma_i(l1_14_ma_i),
@@ -2053,10 +2272,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_14_and_i),
         .or_i(l1_14_or_i),
         .xor_i(l1_14_xor_i),
+        .b_wins_i(l1_14_b_wins_i),
+        .a_wins_i(l1_14_a_wins_i),
         .val_o(l1_14_val_o),
         .mask_o(l1_14_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_15(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_15(
         .a_i(l1_15_a_i),
         .b_i(l1_15_b_i),
         .ma_i(l1_15_ma_i),
@@ -2067,10 +2288,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_15_and_i),
         .or_i(l1_15_or_i),
         .xor_i(l1_15_xor_i),
+        .b_wins_i(l1_15_b_wins_i),
+        .a_wins_i(l1_15_a_wins_i),
         .val_o(l1_15_val_o),
         .mask_o(l1_15_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_16(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_16(
         .a_i(l1_16_a_i),
         .b_i(l1_16_b_i),
         .ma_i(l1_16_ma_i),
@@ -2081,10 +2304,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_16_and_i),
         .or_i(l1_16_or_i),
         .xor_i(l1_16_xor_i),
+        .b_wins_i(l1_16_b_wins_i),
+        .a_wins_i(l1_16_a_wins_i),
         .val_o(l1_16_val_o),
         .mask_o(l1_16_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_17(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_17(
         .a_i(l1_17_a_i),
         .b_i(l1_17_b_i),
         .ma_i(l1_17_ma_i),
@@ -2095,10 +2320,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_17_and_i),
         .or_i(l1_17_or_i),
         .xor_i(l1_17_xor_i),
+        .b_wins_i(l1_17_b_wins_i),
+        .a_wins_i(l1_17_a_wins_i),
         .val_o(l1_17_val_o),
         .mask_o(l1_17_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_18(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_18(
         .a_i(l1_18_a_i),
         .b_i(l1_18_b_i),
         .ma_i(l1_18_ma_i),
@@ -2109,10 +2336,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_18_and_i),
         .or_i(l1_18_or_i),
         .xor_i(l1_18_xor_i),
+        .b_wins_i(l1_18_b_wins_i),
+        .a_wins_i(l1_18_a_wins_i),
         .val_o(l1_18_val_o),
         .mask_o(l1_18_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_19(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_19(
         .a_i(l1_19_a_i),
         .b_i(l1_19_b_i),
         .ma_i(l1_19_ma_i),
@@ -2123,10 +2352,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_19_and_i),
         .or_i(l1_19_or_i),
         .xor_i(l1_19_xor_i),
+        .b_wins_i(l1_19_b_wins_i),
+        .a_wins_i(l1_19_a_wins_i),
         .val_o(l1_19_val_o),
         .mask_o(l1_19_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_20(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_20(
         .a_i(l1_20_a_i),
         .b_i(l1_20_b_i),
         .ma_i(l1_20_ma_i),
@@ -2137,10 +2368,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_20_and_i),
         .or_i(l1_20_or_i),
         .xor_i(l1_20_xor_i),
+        .b_wins_i(l1_20_b_wins_i),
+        .a_wins_i(l1_20_a_wins_i),
         .val_o(l1_20_val_o),
         .mask_o(l1_20_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_21(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_21(
         .a_i(l1_21_a_i),
         .b_i(l1_21_b_i),
         .ma_i(l1_21_ma_i),
@@ -2151,10 +2384,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_21_and_i),
         .or_i(l1_21_or_i),
         .xor_i(l1_21_xor_i),
+        .b_wins_i(l1_21_b_wins_i),
+        .a_wins_i(l1_21_a_wins_i),
         .val_o(l1_21_val_o),
         .mask_o(l1_21_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_22(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_22(
         .a_i(l1_22_a_i),
         .b_i(l1_22_b_i),
         .ma_i(l1_22_ma_i),
@@ -2165,10 +2400,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_22_and_i),
         .or_i(l1_22_or_i),
         .xor_i(l1_22_xor_i),
+        .b_wins_i(l1_22_b_wins_i),
+        .a_wins_i(l1_22_a_wins_i),
         .val_o(l1_22_val_o),
         .mask_o(l1_22_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_23(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_23(
         .a_i(l1_23_a_i),
         .b_i(l1_23_b_i),
         .ma_i(l1_23_ma_i),
@@ -2179,10 +2416,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_23_and_i),
         .or_i(l1_23_or_i),
         .xor_i(l1_23_xor_i),
+        .b_wins_i(l1_23_b_wins_i),
+        .a_wins_i(l1_23_a_wins_i),
         .val_o(l1_23_val_o),
         .mask_o(l1_23_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_24(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_24(
         .a_i(l1_24_a_i),
         .b_i(l1_24_b_i),
         .ma_i(l1_24_ma_i),
@@ -2193,10 +2432,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_24_and_i),
         .or_i(l1_24_or_i),
         .xor_i(l1_24_xor_i),
+        .b_wins_i(l1_24_b_wins_i),
+        .a_wins_i(l1_24_a_wins_i),
         .val_o(l1_24_val_o),
         .mask_o(l1_24_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_25(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_25(
         .a_i(l1_25_a_i),
         .b_i(l1_25_b_i),
         .ma_i(l1_25_ma_i),
@@ -2207,10 +2448,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_25_and_i),
         .or_i(l1_25_or_i),
         .xor_i(l1_25_xor_i),
+        .b_wins_i(l1_25_b_wins_i),
+        .a_wins_i(l1_25_a_wins_i),
         .val_o(l1_25_val_o),
         .mask_o(l1_25_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_26(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_26(
         .a_i(l1_26_a_i),
         .b_i(l1_26_b_i),
         .ma_i(l1_26_ma_i),
@@ -2221,10 +2464,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_26_and_i),
         .or_i(l1_26_or_i),
         .xor_i(l1_26_xor_i),
+        .b_wins_i(l1_26_b_wins_i),
+        .a_wins_i(l1_26_a_wins_i),
         .val_o(l1_26_val_o),
         .mask_o(l1_26_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_27(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_27(
         .a_i(l1_27_a_i),
         .b_i(l1_27_b_i),
         .ma_i(l1_27_ma_i),
@@ -2235,10 +2480,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_27_and_i),
         .or_i(l1_27_or_i),
         .xor_i(l1_27_xor_i),
+        .b_wins_i(l1_27_b_wins_i),
+        .a_wins_i(l1_27_a_wins_i),
         .val_o(l1_27_val_o),
         .mask_o(l1_27_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_28(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_28(
         .a_i(l1_28_a_i),
         .b_i(l1_28_b_i),
         .ma_i(l1_28_ma_i),
@@ -2249,10 +2496,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_28_and_i),
         .or_i(l1_28_or_i),
         .xor_i(l1_28_xor_i),
+        .b_wins_i(l1_28_b_wins_i),
+        .a_wins_i(l1_28_a_wins_i),
         .val_o(l1_28_val_o),
         .mask_o(l1_28_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_29(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_29(
         .a_i(l1_29_a_i),
         .b_i(l1_29_b_i),
         .ma_i(l1_29_ma_i),
@@ -2263,10 +2512,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_29_and_i),
         .or_i(l1_29_or_i),
         .xor_i(l1_29_xor_i),
+        .b_wins_i(l1_29_b_wins_i),
+        .a_wins_i(l1_29_a_wins_i),
         .val_o(l1_29_val_o),
         .mask_o(l1_29_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_30(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_30(
         .a_i(l1_30_a_i),
         .b_i(l1_30_b_i),
         .ma_i(l1_30_ma_i),
@@ -2277,10 +2528,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_30_and_i),
         .or_i(l1_30_or_i),
         .xor_i(l1_30_xor_i),
+        .b_wins_i(l1_30_b_wins_i),
+        .a_wins_i(l1_30_a_wins_i),
         .val_o(l1_30_val_o),
         .mask_o(l1_30_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_31(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_31(
         .a_i(l1_31_a_i),
         .b_i(l1_31_b_i),
         .ma_i(l1_31_ma_i),
@@ -2291,10 +2544,108 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l1_31_and_i),
         .or_i(l1_31_or_i),
         .xor_i(l1_31_xor_i),
+        .b_wins_i(l1_31_b_wins_i),
+        .a_wins_i(l1_31_a_wins_i),
         .val_o(l1_31_val_o),
         .mask_o(l1_31_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
+    crosslane_reduce_window_compare l2_cmp_0(
+        .key_i(l2_cmp_0_key_i),
+        .pairs_i(l2_cmp_0_pairs_i),
+        .b_wins_o(l2_cmp_0_b_wins_o),
+        .a_wins_o(l2_cmp_0_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_1(
+        .key_i(l2_cmp_1_key_i),
+        .pairs_i(l2_cmp_1_pairs_i),
+        .b_wins_o(l2_cmp_1_b_wins_o),
+        .a_wins_o(l2_cmp_1_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_2(
+        .key_i(l2_cmp_2_key_i),
+        .pairs_i(l2_cmp_2_pairs_i),
+        .b_wins_o(l2_cmp_2_b_wins_o),
+        .a_wins_o(l2_cmp_2_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_3(
+        .key_i(l2_cmp_3_key_i),
+        .pairs_i(l2_cmp_3_pairs_i),
+        .b_wins_o(l2_cmp_3_b_wins_o),
+        .a_wins_o(l2_cmp_3_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_4(
+        .key_i(l2_cmp_4_key_i),
+        .pairs_i(l2_cmp_4_pairs_i),
+        .b_wins_o(l2_cmp_4_b_wins_o),
+        .a_wins_o(l2_cmp_4_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_5(
+        .key_i(l2_cmp_5_key_i),
+        .pairs_i(l2_cmp_5_pairs_i),
+        .b_wins_o(l2_cmp_5_b_wins_o),
+        .a_wins_o(l2_cmp_5_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_6(
+        .key_i(l2_cmp_6_key_i),
+        .pairs_i(l2_cmp_6_pairs_i),
+        .b_wins_o(l2_cmp_6_b_wins_o),
+        .a_wins_o(l2_cmp_6_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_7(
+        .key_i(l2_cmp_7_key_i),
+        .pairs_i(l2_cmp_7_pairs_i),
+        .b_wins_o(l2_cmp_7_b_wins_o),
+        .a_wins_o(l2_cmp_7_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_8(
+        .key_i(l2_cmp_8_key_i),
+        .pairs_i(l2_cmp_8_pairs_i),
+        .b_wins_o(l2_cmp_8_b_wins_o),
+        .a_wins_o(l2_cmp_8_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_9(
+        .key_i(l2_cmp_9_key_i),
+        .pairs_i(l2_cmp_9_pairs_i),
+        .b_wins_o(l2_cmp_9_b_wins_o),
+        .a_wins_o(l2_cmp_9_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_10(
+        .key_i(l2_cmp_10_key_i),
+        .pairs_i(l2_cmp_10_pairs_i),
+        .b_wins_o(l2_cmp_10_b_wins_o),
+        .a_wins_o(l2_cmp_10_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_11(
+        .key_i(l2_cmp_11_key_i),
+        .pairs_i(l2_cmp_11_pairs_i),
+        .b_wins_o(l2_cmp_11_b_wins_o),
+        .a_wins_o(l2_cmp_11_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_12(
+        .key_i(l2_cmp_12_key_i),
+        .pairs_i(l2_cmp_12_pairs_i),
+        .b_wins_o(l2_cmp_12_b_wins_o),
+        .a_wins_o(l2_cmp_12_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_13(
+        .key_i(l2_cmp_13_key_i),
+        .pairs_i(l2_cmp_13_pairs_i),
+        .b_wins_o(l2_cmp_13_b_wins_o),
+        .a_wins_o(l2_cmp_13_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_14(
+        .key_i(l2_cmp_14_key_i),
+        .pairs_i(l2_cmp_14_pairs_i),
+        .b_wins_o(l2_cmp_14_b_wins_o),
+        .a_wins_o(l2_cmp_14_a_wins_o)
+    );
+    crosslane_reduce_window_compare l2_cmp_15(
+        .key_i(l2_cmp_15_key_i),
+        .pairs_i(l2_cmp_15_pairs_i),
+        .b_wins_o(l2_cmp_15_b_wins_o),
+        .a_wins_o(l2_cmp_15_a_wins_o)
+    );
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
         .a_i(l2_0_a_i),
         .b_i(l2_0_b_i),
         .ma_i(l2_0_ma_i),
@@ -2305,10 +2656,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_0_and_i),
         .or_i(l2_0_or_i),
         .xor_i(l2_0_xor_i),
+        .b_wins_i(l2_0_b_wins_i),
+        .a_wins_i(l2_0_a_wins_i),
         .val_o(l2_0_val_o),
         .mask_o(l2_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_1(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_1(
         .a_i(l2_1_a_i),
         .b_i(l2_1_b_i),
         .ma_i(l2_1_ma_i),
@@ -2319,10 +2672,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_1_and_i),
         .or_i(l2_1_or_i),
         .xor_i(l2_1_xor_i),
+        .b_wins_i(l2_1_b_wins_i),
+        .a_wins_i(l2_1_a_wins_i),
         .val_o(l2_1_val_o),
         .mask_o(l2_1_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_2(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_2(
         .a_i(l2_2_a_i),
         .b_i(l2_2_b_i),
         .ma_i(l2_2_ma_i),
@@ -2333,10 +2688,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_2_and_i),
         .or_i(l2_2_or_i),
         .xor_i(l2_2_xor_i),
+        .b_wins_i(l2_2_b_wins_i),
+        .a_wins_i(l2_2_a_wins_i),
         .val_o(l2_2_val_o),
         .mask_o(l2_2_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_3(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_3(
         .a_i(l2_3_a_i),
         .b_i(l2_3_b_i),
         .ma_i(l2_3_ma_i),
@@ -2347,10 +2704,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_3_and_i),
         .or_i(l2_3_or_i),
         .xor_i(l2_3_xor_i),
+        .b_wins_i(l2_3_b_wins_i),
+        .a_wins_i(l2_3_a_wins_i),
         .val_o(l2_3_val_o),
         .mask_o(l2_3_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_4(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_4(
         .a_i(l2_4_a_i),
         .b_i(l2_4_b_i),
         .ma_i(l2_4_ma_i),
@@ -2361,10 +2720,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_4_and_i),
         .or_i(l2_4_or_i),
         .xor_i(l2_4_xor_i),
+        .b_wins_i(l2_4_b_wins_i),
+        .a_wins_i(l2_4_a_wins_i),
         .val_o(l2_4_val_o),
         .mask_o(l2_4_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_5(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_5(
         .a_i(l2_5_a_i),
         .b_i(l2_5_b_i),
         .ma_i(l2_5_ma_i),
@@ -2375,10 +2736,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_5_and_i),
         .or_i(l2_5_or_i),
         .xor_i(l2_5_xor_i),
+        .b_wins_i(l2_5_b_wins_i),
+        .a_wins_i(l2_5_a_wins_i),
         .val_o(l2_5_val_o),
         .mask_o(l2_5_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_6(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_6(
         .a_i(l2_6_a_i),
         .b_i(l2_6_b_i),
         .ma_i(l2_6_ma_i),
@@ -2389,10 +2752,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_6_and_i),
         .or_i(l2_6_or_i),
         .xor_i(l2_6_xor_i),
+        .b_wins_i(l2_6_b_wins_i),
+        .a_wins_i(l2_6_a_wins_i),
         .val_o(l2_6_val_o),
         .mask_o(l2_6_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_7(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_7(
         .a_i(l2_7_a_i),
         .b_i(l2_7_b_i),
         .ma_i(l2_7_ma_i),
@@ -2403,10 +2768,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_7_and_i),
         .or_i(l2_7_or_i),
         .xor_i(l2_7_xor_i),
+        .b_wins_i(l2_7_b_wins_i),
+        .a_wins_i(l2_7_a_wins_i),
         .val_o(l2_7_val_o),
         .mask_o(l2_7_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_8(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_8(
         .a_i(l2_8_a_i),
         .b_i(l2_8_b_i),
         .ma_i(l2_8_ma_i),
@@ -2417,10 +2784,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_8_and_i),
         .or_i(l2_8_or_i),
         .xor_i(l2_8_xor_i),
+        .b_wins_i(l2_8_b_wins_i),
+        .a_wins_i(l2_8_a_wins_i),
         .val_o(l2_8_val_o),
         .mask_o(l2_8_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_9(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_9(
         .a_i(l2_9_a_i),
         .b_i(l2_9_b_i),
         .ma_i(l2_9_ma_i),
@@ -2431,10 +2800,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_9_and_i),
         .or_i(l2_9_or_i),
         .xor_i(l2_9_xor_i),
+        .b_wins_i(l2_9_b_wins_i),
+        .a_wins_i(l2_9_a_wins_i),
         .val_o(l2_9_val_o),
         .mask_o(l2_9_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_10(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_10(
         .a_i(l2_10_a_i),
         .b_i(l2_10_b_i),
         .ma_i(l2_10_ma_i),
@@ -2445,10 +2816,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_10_and_i),
         .or_i(l2_10_or_i),
         .xor_i(l2_10_xor_i),
+        .b_wins_i(l2_10_b_wins_i),
+        .a_wins_i(l2_10_a_wins_i),
         .val_o(l2_10_val_o),
         .mask_o(l2_10_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_11(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_11(
         .a_i(l2_11_a_i),
         .b_i(l2_11_b_i),
         .ma_i(l2_11_ma_i),
@@ -2459,10 +2832,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_11_and_i),
         .or_i(l2_11_or_i),
         .xor_i(l2_11_xor_i),
+        .b_wins_i(l2_11_b_wins_i),
+        .a_wins_i(l2_11_a_wins_i),
         .val_o(l2_11_val_o),
         .mask_o(l2_11_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_12(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_12(
         .a_i(l2_12_a_i),
         .b_i(l2_12_b_i),
         .ma_i(l2_12_ma_i),
@@ -2473,10 +2848,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_12_and_i),
         .or_i(l2_12_or_i),
         .xor_i(l2_12_xor_i),
+        .b_wins_i(l2_12_b_wins_i),
+        .a_wins_i(l2_12_a_wins_i),
         .val_o(l2_12_val_o),
         .mask_o(l2_12_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_13(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_13(
         .a_i(l2_13_a_i),
         .b_i(l2_13_b_i),
         .ma_i(l2_13_ma_i),
@@ -2487,10 +2864,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_13_and_i),
         .or_i(l2_13_or_i),
         .xor_i(l2_13_xor_i),
+        .b_wins_i(l2_13_b_wins_i),
+        .a_wins_i(l2_13_a_wins_i),
         .val_o(l2_13_val_o),
         .mask_o(l2_13_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_14(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_14(
         .a_i(l2_14_a_i),
         .b_i(l2_14_b_i),
         .ma_i(l2_14_ma_i),
@@ -2501,10 +2880,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_14_and_i),
         .or_i(l2_14_or_i),
         .xor_i(l2_14_xor_i),
+        .b_wins_i(l2_14_b_wins_i),
+        .a_wins_i(l2_14_a_wins_i),
         .val_o(l2_14_val_o),
         .mask_o(l2_14_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_15(
+    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_15(
         .a_i(l2_15_a_i),
         .b_i(l2_15_b_i),
         .ma_i(l2_15_ma_i),
@@ -2515,6 +2896,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l2_15_and_i),
         .or_i(l2_15_or_i),
         .xor_i(l2_15_xor_i),
+        .b_wins_i(l2_15_b_wins_i),
+        .a_wins_i(l2_15_a_wins_i),
         .val_o(l2_15_val_o),
         .mask_o(l2_15_mask_o)
     );
@@ -2697,7 +3080,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l3_ctl_or_o),
         .xor_o(l3_ctl_xor_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_0(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_0(
         .a_i(l3_0_a_i),
         .b_i(l3_0_b_i),
         .ma_i(l3_0_ma_i),
@@ -2708,10 +3091,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l3_0_and_i),
         .or_i(l3_0_or_i),
         .xor_i(l3_0_xor_i),
+        .b_wins_i(l3_0_b_wins_i),
+        .a_wins_i(l3_0_a_wins_i),
         .val_o(l3_0_val_o),
         .mask_o(l3_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_1(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_1(
         .a_i(l3_1_a_i),
         .b_i(l3_1_b_i),
         .ma_i(l3_1_ma_i),
@@ -2722,10 +3107,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l3_1_and_i),
         .or_i(l3_1_or_i),
         .xor_i(l3_1_xor_i),
+        .b_wins_i(l3_1_b_wins_i),
+        .a_wins_i(l3_1_a_wins_i),
         .val_o(l3_1_val_o),
         .mask_o(l3_1_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_2(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_2(
         .a_i(l3_2_a_i),
         .b_i(l3_2_b_i),
         .ma_i(l3_2_ma_i),
@@ -2736,10 +3123,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l3_2_and_i),
         .or_i(l3_2_or_i),
         .xor_i(l3_2_xor_i),
+        .b_wins_i(l3_2_b_wins_i),
+        .a_wins_i(l3_2_a_wins_i),
         .val_o(l3_2_val_o),
         .mask_o(l3_2_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_3(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_3(
         .a_i(l3_3_a_i),
         .b_i(l3_3_b_i),
         .ma_i(l3_3_ma_i),
@@ -2750,10 +3139,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l3_3_and_i),
         .or_i(l3_3_or_i),
         .xor_i(l3_3_xor_i),
+        .b_wins_i(l3_3_b_wins_i),
+        .a_wins_i(l3_3_a_wins_i),
         .val_o(l3_3_val_o),
         .mask_o(l3_3_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_4(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_4(
         .a_i(l3_4_a_i),
         .b_i(l3_4_b_i),
         .ma_i(l3_4_ma_i),
@@ -2764,10 +3155,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l3_4_and_i),
         .or_i(l3_4_or_i),
         .xor_i(l3_4_xor_i),
+        .b_wins_i(l3_4_b_wins_i),
+        .a_wins_i(l3_4_a_wins_i),
         .val_o(l3_4_val_o),
         .mask_o(l3_4_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_5(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_5(
         .a_i(l3_5_a_i),
         .b_i(l3_5_b_i),
         .ma_i(l3_5_ma_i),
@@ -2778,10 +3171,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l3_5_and_i),
         .or_i(l3_5_or_i),
         .xor_i(l3_5_xor_i),
+        .b_wins_i(l3_5_b_wins_i),
+        .a_wins_i(l3_5_a_wins_i),
         .val_o(l3_5_val_o),
         .mask_o(l3_5_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_6(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_6(
         .a_i(l3_6_a_i),
         .b_i(l3_6_b_i),
         .ma_i(l3_6_ma_i),
@@ -2792,10 +3187,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l3_6_and_i),
         .or_i(l3_6_or_i),
         .xor_i(l3_6_xor_i),
+        .b_wins_i(l3_6_b_wins_i),
+        .a_wins_i(l3_6_a_wins_i),
         .val_o(l3_6_val_o),
         .mask_o(l3_6_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_7(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_7(
         .a_i(l3_7_a_i),
         .b_i(l3_7_b_i),
         .ma_i(l3_7_ma_i),
@@ -2806,6 +3203,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l3_7_and_i),
         .or_i(l3_7_or_i),
         .xor_i(l3_7_xor_i),
+        .b_wins_i(l3_7_b_wins_i),
+        .a_wins_i(l3_7_a_wins_i),
         .val_o(l3_7_val_o),
         .mask_o(l3_7_mask_o)
     );
@@ -2908,7 +3307,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l4_ctl_or_o),
         .xor_o(l4_ctl_xor_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
         .a_i(l4_0_a_i),
         .b_i(l4_0_b_i),
         .ma_i(l4_0_ma_i),
@@ -2919,10 +3318,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l4_0_and_i),
         .or_i(l4_0_or_i),
         .xor_i(l4_0_xor_i),
+        .b_wins_i(l4_0_b_wins_i),
+        .a_wins_i(l4_0_a_wins_i),
         .val_o(l4_0_val_o),
         .mask_o(l4_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_1(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_1(
         .a_i(l4_1_a_i),
         .b_i(l4_1_b_i),
         .ma_i(l4_1_ma_i),
@@ -2933,10 +3334,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l4_1_and_i),
         .or_i(l4_1_or_i),
         .xor_i(l4_1_xor_i),
+        .b_wins_i(l4_1_b_wins_i),
+        .a_wins_i(l4_1_a_wins_i),
         .val_o(l4_1_val_o),
         .mask_o(l4_1_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_2(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_2(
         .a_i(l4_2_a_i),
         .b_i(l4_2_b_i),
         .ma_i(l4_2_ma_i),
@@ -2947,10 +3350,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l4_2_and_i),
         .or_i(l4_2_or_i),
         .xor_i(l4_2_xor_i),
+        .b_wins_i(l4_2_b_wins_i),
+        .a_wins_i(l4_2_a_wins_i),
         .val_o(l4_2_val_o),
         .mask_o(l4_2_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_3(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_3(
         .a_i(l4_3_a_i),
         .b_i(l4_3_b_i),
         .ma_i(l4_3_ma_i),
@@ -2961,6 +3366,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l4_3_and_i),
         .or_i(l4_3_or_i),
         .xor_i(l4_3_xor_i),
+        .b_wins_i(l4_3_b_wins_i),
+        .a_wins_i(l4_3_a_wins_i),
         .val_o(l4_3_val_o),
         .mask_o(l4_3_mask_o)
     );
@@ -3023,7 +3430,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l5_ctl_or_o),
         .xor_o(l5_ctl_xor_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
         .a_i(l5_0_a_i),
         .b_i(l5_0_b_i),
         .ma_i(l5_0_ma_i),
@@ -3034,10 +3441,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l5_0_and_i),
         .or_i(l5_0_or_i),
         .xor_i(l5_0_xor_i),
+        .b_wins_i(l5_0_b_wins_i),
+        .a_wins_i(l5_0_a_wins_i),
         .val_o(l5_0_val_o),
         .mask_o(l5_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_1(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_1(
         .a_i(l5_1_a_i),
         .b_i(l5_1_b_i),
         .ma_i(l5_1_ma_i),
@@ -3048,6 +3457,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l5_1_and_i),
         .or_i(l5_1_or_i),
         .xor_i(l5_1_xor_i),
+        .b_wins_i(l5_1_b_wins_i),
+        .a_wins_i(l5_1_a_wins_i),
         .val_o(l5_1_val_o),
         .mask_o(l5_1_mask_o)
     );
@@ -3110,7 +3521,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .vbool_fold_o(out_ctl_vbool_fold_o),
         .predicated_o(out_ctl_predicated_o)
     );
-    crosslane_reduce_tree_node #(.child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
+    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
         .a_i(l6_a_i),
         .b_i(l6_b_i),
         .ma_i(l6_ma_i),
@@ -3121,6 +3532,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .and_i(l6_and_i),
         .or_i(l6_or_i),
         .xor_i(l6_xor_i),
+        .b_wins_i(l6_b_wins_i),
+        .a_wins_i(l6_a_wins_i),
         .val_o(l6_val_o),
         .mask_o(l6_mask_o)
     );
@@ -3382,6 +3795,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_0_mb_i = (in_act_0_q >> 32'h1) & low_slot;
         l1_1_ma_i = (in_act_0_q >> 32'h2) & low_slot;
         l1_1_mb_i = (in_act_0_q >> 32'h3) & low_slot;
+        l2_cmp_0_key_i = in_key_0_q;
+        l2_cmp_0_pairs_i = ~l1_ctl_pass_o;
+        l2_0_b_wins_i = l2_cmp_0_b_wins_o;
+        l2_0_a_wins_i = l2_cmp_0_a_wins_o;
         l2_0_a_i = l1_0_val_o;
         l2_0_b_i = l1_1_val_o;
         l2_0_ma_i = l1_0_mask_o;
@@ -3402,6 +3819,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_2_mb_i = (in_act_1_q >> 32'h1) & low_slot;
         l1_3_ma_i = (in_act_1_q >> 32'h2) & low_slot;
         l1_3_mb_i = (in_act_1_q >> 32'h3) & low_slot;
+        l2_cmp_1_key_i = in_key_1_q;
+        l2_cmp_1_pairs_i = ~l1_ctl_pass_o;
+        l2_1_b_wins_i = l2_cmp_1_b_wins_o;
+        l2_1_a_wins_i = l2_cmp_1_a_wins_o;
         l2_1_a_i = l1_2_val_o;
         l2_1_b_i = l1_3_val_o;
         l2_1_ma_i = l1_2_mask_o;
@@ -3422,6 +3843,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_4_mb_i = (in_act_2_q >> 32'h1) & low_slot;
         l1_5_ma_i = (in_act_2_q >> 32'h2) & low_slot;
         l1_5_mb_i = (in_act_2_q >> 32'h3) & low_slot;
+        l2_cmp_2_key_i = in_key_2_q;
+        l2_cmp_2_pairs_i = ~l1_ctl_pass_o;
+        l2_2_b_wins_i = l2_cmp_2_b_wins_o;
+        l2_2_a_wins_i = l2_cmp_2_a_wins_o;
         l2_2_a_i = l1_4_val_o;
         l2_2_b_i = l1_5_val_o;
         l2_2_ma_i = l1_4_mask_o;
@@ -3442,6 +3867,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_6_mb_i = (in_act_3_q >> 32'h1) & low_slot;
         l1_7_ma_i = (in_act_3_q >> 32'h2) & low_slot;
         l1_7_mb_i = (in_act_3_q >> 32'h3) & low_slot;
+        l2_cmp_3_key_i = in_key_3_q;
+        l2_cmp_3_pairs_i = ~l1_ctl_pass_o;
+        l2_3_b_wins_i = l2_cmp_3_b_wins_o;
+        l2_3_a_wins_i = l2_cmp_3_a_wins_o;
         l2_3_a_i = l1_6_val_o;
         l2_3_b_i = l1_7_val_o;
         l2_3_ma_i = l1_6_mask_o;
@@ -3462,6 +3891,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_8_mb_i = (in_act_4_q >> 32'h1) & low_slot;
         l1_9_ma_i = (in_act_4_q >> 32'h2) & low_slot;
         l1_9_mb_i = (in_act_4_q >> 32'h3) & low_slot;
+        l2_cmp_4_key_i = in_key_4_q;
+        l2_cmp_4_pairs_i = ~l1_ctl_pass_o;
+        l2_4_b_wins_i = l2_cmp_4_b_wins_o;
+        l2_4_a_wins_i = l2_cmp_4_a_wins_o;
         l2_4_a_i = l1_8_val_o;
         l2_4_b_i = l1_9_val_o;
         l2_4_ma_i = l1_8_mask_o;
@@ -3482,6 +3915,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_10_mb_i = (in_act_5_q >> 32'h1) & low_slot;
         l1_11_ma_i = (in_act_5_q >> 32'h2) & low_slot;
         l1_11_mb_i = (in_act_5_q >> 32'h3) & low_slot;
+        l2_cmp_5_key_i = in_key_5_q;
+        l2_cmp_5_pairs_i = ~l1_ctl_pass_o;
+        l2_5_b_wins_i = l2_cmp_5_b_wins_o;
+        l2_5_a_wins_i = l2_cmp_5_a_wins_o;
         l2_5_a_i = l1_10_val_o;
         l2_5_b_i = l1_11_val_o;
         l2_5_ma_i = l1_10_mask_o;
@@ -3502,6 +3939,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_12_mb_i = (in_act_6_q >> 32'h1) & low_slot;
         l1_13_ma_i = (in_act_6_q >> 32'h2) & low_slot;
         l1_13_mb_i = (in_act_6_q >> 32'h3) & low_slot;
+        l2_cmp_6_key_i = in_key_6_q;
+        l2_cmp_6_pairs_i = ~l1_ctl_pass_o;
+        l2_6_b_wins_i = l2_cmp_6_b_wins_o;
+        l2_6_a_wins_i = l2_cmp_6_a_wins_o;
         l2_6_a_i = l1_12_val_o;
         l2_6_b_i = l1_13_val_o;
         l2_6_ma_i = l1_12_mask_o;
@@ -3522,6 +3963,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_14_mb_i = (in_act_7_q >> 32'h1) & low_slot;
         l1_15_ma_i = (in_act_7_q >> 32'h2) & low_slot;
         l1_15_mb_i = (in_act_7_q >> 32'h3) & low_slot;
+        l2_cmp_7_key_i = in_key_7_q;
+        l2_cmp_7_pairs_i = ~l1_ctl_pass_o;
+        l2_7_b_wins_i = l2_cmp_7_b_wins_o;
+        l2_7_a_wins_i = l2_cmp_7_a_wins_o;
         l2_7_a_i = l1_14_val_o;
         l2_7_b_i = l1_15_val_o;
         l2_7_ma_i = l1_14_mask_o;
@@ -3542,6 +3987,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_16_mb_i = (in_act_8_q >> 32'h1) & low_slot;
         l1_17_ma_i = (in_act_8_q >> 32'h2) & low_slot;
         l1_17_mb_i = (in_act_8_q >> 32'h3) & low_slot;
+        l2_cmp_8_key_i = in_key_8_q;
+        l2_cmp_8_pairs_i = ~l1_ctl_pass_o;
+        l2_8_b_wins_i = l2_cmp_8_b_wins_o;
+        l2_8_a_wins_i = l2_cmp_8_a_wins_o;
         l2_8_a_i = l1_16_val_o;
         l2_8_b_i = l1_17_val_o;
         l2_8_ma_i = l1_16_mask_o;
@@ -3562,6 +4011,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_18_mb_i = (in_act_9_q >> 32'h1) & low_slot;
         l1_19_ma_i = (in_act_9_q >> 32'h2) & low_slot;
         l1_19_mb_i = (in_act_9_q >> 32'h3) & low_slot;
+        l2_cmp_9_key_i = in_key_9_q;
+        l2_cmp_9_pairs_i = ~l1_ctl_pass_o;
+        l2_9_b_wins_i = l2_cmp_9_b_wins_o;
+        l2_9_a_wins_i = l2_cmp_9_a_wins_o;
         l2_9_a_i = l1_18_val_o;
         l2_9_b_i = l1_19_val_o;
         l2_9_ma_i = l1_18_mask_o;
@@ -3582,6 +4035,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_20_mb_i = (in_act_10_q >> 32'h1) & low_slot;
         l1_21_ma_i = (in_act_10_q >> 32'h2) & low_slot;
         l1_21_mb_i = (in_act_10_q >> 32'h3) & low_slot;
+        l2_cmp_10_key_i = in_key_10_q;
+        l2_cmp_10_pairs_i = ~l1_ctl_pass_o;
+        l2_10_b_wins_i = l2_cmp_10_b_wins_o;
+        l2_10_a_wins_i = l2_cmp_10_a_wins_o;
         l2_10_a_i = l1_20_val_o;
         l2_10_b_i = l1_21_val_o;
         l2_10_ma_i = l1_20_mask_o;
@@ -3602,6 +4059,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_22_mb_i = (in_act_11_q >> 32'h1) & low_slot;
         l1_23_ma_i = (in_act_11_q >> 32'h2) & low_slot;
         l1_23_mb_i = (in_act_11_q >> 32'h3) & low_slot;
+        l2_cmp_11_key_i = in_key_11_q;
+        l2_cmp_11_pairs_i = ~l1_ctl_pass_o;
+        l2_11_b_wins_i = l2_cmp_11_b_wins_o;
+        l2_11_a_wins_i = l2_cmp_11_a_wins_o;
         l2_11_a_i = l1_22_val_o;
         l2_11_b_i = l1_23_val_o;
         l2_11_ma_i = l1_22_mask_o;
@@ -3622,6 +4083,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_24_mb_i = (in_act_12_q >> 32'h1) & low_slot;
         l1_25_ma_i = (in_act_12_q >> 32'h2) & low_slot;
         l1_25_mb_i = (in_act_12_q >> 32'h3) & low_slot;
+        l2_cmp_12_key_i = in_key_12_q;
+        l2_cmp_12_pairs_i = ~l1_ctl_pass_o;
+        l2_12_b_wins_i = l2_cmp_12_b_wins_o;
+        l2_12_a_wins_i = l2_cmp_12_a_wins_o;
         l2_12_a_i = l1_24_val_o;
         l2_12_b_i = l1_25_val_o;
         l2_12_ma_i = l1_24_mask_o;
@@ -3642,6 +4107,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_26_mb_i = (in_act_13_q >> 32'h1) & low_slot;
         l1_27_ma_i = (in_act_13_q >> 32'h2) & low_slot;
         l1_27_mb_i = (in_act_13_q >> 32'h3) & low_slot;
+        l2_cmp_13_key_i = in_key_13_q;
+        l2_cmp_13_pairs_i = ~l1_ctl_pass_o;
+        l2_13_b_wins_i = l2_cmp_13_b_wins_o;
+        l2_13_a_wins_i = l2_cmp_13_a_wins_o;
         l2_13_a_i = l1_26_val_o;
         l2_13_b_i = l1_27_val_o;
         l2_13_ma_i = l1_26_mask_o;
@@ -3662,6 +4131,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_28_mb_i = (in_act_14_q >> 32'h1) & low_slot;
         l1_29_ma_i = (in_act_14_q >> 32'h2) & low_slot;
         l1_29_mb_i = (in_act_14_q >> 32'h3) & low_slot;
+        l2_cmp_14_key_i = in_key_14_q;
+        l2_cmp_14_pairs_i = ~l1_ctl_pass_o;
+        l2_14_b_wins_i = l2_cmp_14_b_wins_o;
+        l2_14_a_wins_i = l2_cmp_14_a_wins_o;
         l2_14_a_i = l1_28_val_o;
         l2_14_b_i = l1_29_val_o;
         l2_14_ma_i = l1_28_mask_o;
@@ -3682,6 +4155,10 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_30_mb_i = (in_act_15_q >> 32'h1) & low_slot;
         l1_31_ma_i = (in_act_15_q >> 32'h2) & low_slot;
         l1_31_mb_i = (in_act_15_q >> 32'h3) & low_slot;
+        l2_cmp_15_key_i = in_key_15_q;
+        l2_cmp_15_pairs_i = ~l1_ctl_pass_o;
+        l2_15_b_wins_i = l2_cmp_15_b_wins_o;
+        l2_15_a_wins_i = l2_cmp_15_a_wins_o;
         l2_15_a_i = l1_30_val_o;
         l2_15_b_i = l1_31_val_o;
         l2_15_ma_i = l1_30_mask_o;
@@ -3700,192 +4177,256 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l1_0_and_i = l1_ctl_and_o;
         l1_0_or_i = l1_ctl_or_o;
         l1_0_xor_i = l1_ctl_xor_o;
+        l1_0_b_wins_i = no;
+        l1_0_a_wins_i = no;
         l1_1_pass_i = l1_ctl_pass_o;
         l1_1_sum_i = l1_ctl_sum_o;
         l1_1_max_i = l1_ctl_max_o;
         l1_1_and_i = l1_ctl_and_o;
         l1_1_or_i = l1_ctl_or_o;
         l1_1_xor_i = l1_ctl_xor_o;
+        l1_1_b_wins_i = no;
+        l1_1_a_wins_i = no;
         l1_2_pass_i = l1_ctl_pass_o;
         l1_2_sum_i = l1_ctl_sum_o;
         l1_2_max_i = l1_ctl_max_o;
         l1_2_and_i = l1_ctl_and_o;
         l1_2_or_i = l1_ctl_or_o;
         l1_2_xor_i = l1_ctl_xor_o;
+        l1_2_b_wins_i = no;
+        l1_2_a_wins_i = no;
         l1_3_pass_i = l1_ctl_pass_o;
         l1_3_sum_i = l1_ctl_sum_o;
         l1_3_max_i = l1_ctl_max_o;
         l1_3_and_i = l1_ctl_and_o;
         l1_3_or_i = l1_ctl_or_o;
         l1_3_xor_i = l1_ctl_xor_o;
+        l1_3_b_wins_i = no;
+        l1_3_a_wins_i = no;
         l1_4_pass_i = l1_ctl_pass_o;
         l1_4_sum_i = l1_ctl_sum_o;
         l1_4_max_i = l1_ctl_max_o;
         l1_4_and_i = l1_ctl_and_o;
         l1_4_or_i = l1_ctl_or_o;
         l1_4_xor_i = l1_ctl_xor_o;
+        l1_4_b_wins_i = no;
+        l1_4_a_wins_i = no;
         l1_5_pass_i = l1_ctl_pass_o;
         l1_5_sum_i = l1_ctl_sum_o;
         l1_5_max_i = l1_ctl_max_o;
         l1_5_and_i = l1_ctl_and_o;
         l1_5_or_i = l1_ctl_or_o;
         l1_5_xor_i = l1_ctl_xor_o;
+        l1_5_b_wins_i = no;
+        l1_5_a_wins_i = no;
         l1_6_pass_i = l1_ctl_pass_o;
         l1_6_sum_i = l1_ctl_sum_o;
         l1_6_max_i = l1_ctl_max_o;
         l1_6_and_i = l1_ctl_and_o;
         l1_6_or_i = l1_ctl_or_o;
         l1_6_xor_i = l1_ctl_xor_o;
+        l1_6_b_wins_i = no;
+        l1_6_a_wins_i = no;
         l1_7_pass_i = l1_ctl_pass_o;
         l1_7_sum_i = l1_ctl_sum_o;
         l1_7_max_i = l1_ctl_max_o;
         l1_7_and_i = l1_ctl_and_o;
         l1_7_or_i = l1_ctl_or_o;
         l1_7_xor_i = l1_ctl_xor_o;
+        l1_7_b_wins_i = no;
+        l1_7_a_wins_i = no;
         l1_8_pass_i = l1_ctl_pass_o;
         l1_8_sum_i = l1_ctl_sum_o;
         l1_8_max_i = l1_ctl_max_o;
         l1_8_and_i = l1_ctl_and_o;
         l1_8_or_i = l1_ctl_or_o;
         l1_8_xor_i = l1_ctl_xor_o;
+        l1_8_b_wins_i = no;
+        l1_8_a_wins_i = no;
         l1_9_pass_i = l1_ctl_pass_o;
         l1_9_sum_i = l1_ctl_sum_o;
         l1_9_max_i = l1_ctl_max_o;
         l1_9_and_i = l1_ctl_and_o;
         l1_9_or_i = l1_ctl_or_o;
         l1_9_xor_i = l1_ctl_xor_o;
+        l1_9_b_wins_i = no;
+        l1_9_a_wins_i = no;
         l1_10_pass_i = l1_ctl_pass_o;
         l1_10_sum_i = l1_ctl_sum_o;
         l1_10_max_i = l1_ctl_max_o;
         l1_10_and_i = l1_ctl_and_o;
         l1_10_or_i = l1_ctl_or_o;
         l1_10_xor_i = l1_ctl_xor_o;
+        l1_10_b_wins_i = no;
+        l1_10_a_wins_i = no;
         l1_11_pass_i = l1_ctl_pass_o;
         l1_11_sum_i = l1_ctl_sum_o;
         l1_11_max_i = l1_ctl_max_o;
         l1_11_and_i = l1_ctl_and_o;
         l1_11_or_i = l1_ctl_or_o;
         l1_11_xor_i = l1_ctl_xor_o;
+        l1_11_b_wins_i = no;
+        l1_11_a_wins_i = no;
         l1_12_pass_i = l1_ctl_pass_o;
         l1_12_sum_i = l1_ctl_sum_o;
         l1_12_max_i = l1_ctl_max_o;
         l1_12_and_i = l1_ctl_and_o;
         l1_12_or_i = l1_ctl_or_o;
         l1_12_xor_i = l1_ctl_xor_o;
+        l1_12_b_wins_i = no;
+        l1_12_a_wins_i = no;
         l1_13_pass_i = l1_ctl_pass_o;
         l1_13_sum_i = l1_ctl_sum_o;
         l1_13_max_i = l1_ctl_max_o;
         l1_13_and_i = l1_ctl_and_o;
         l1_13_or_i = l1_ctl_or_o;
         l1_13_xor_i = l1_ctl_xor_o;
+        l1_13_b_wins_i = no;
+        l1_13_a_wins_i = no;
         l1_14_pass_i = l1_ctl_pass_o;
         l1_14_sum_i = l1_ctl_sum_o;
         l1_14_max_i = l1_ctl_max_o;
         l1_14_and_i = l1_ctl_and_o;
         l1_14_or_i = l1_ctl_or_o;
         l1_14_xor_i = l1_ctl_xor_o;
+        l1_14_b_wins_i = no;
+        l1_14_a_wins_i = no;
         l1_15_pass_i = l1_ctl_pass_o;
         l1_15_sum_i = l1_ctl_sum_o;
         l1_15_max_i = l1_ctl_max_o;
         l1_15_and_i = l1_ctl_and_o;
         l1_15_or_i = l1_ctl_or_o;
         l1_15_xor_i = l1_ctl_xor_o;
+        l1_15_b_wins_i = no;
+        l1_15_a_wins_i = no;
         l1_16_pass_i = l1_ctl_pass_o;
         l1_16_sum_i = l1_ctl_sum_o;
         l1_16_max_i = l1_ctl_max_o;
         l1_16_and_i = l1_ctl_and_o;
         l1_16_or_i = l1_ctl_or_o;
         l1_16_xor_i = l1_ctl_xor_o;
+        l1_16_b_wins_i = no;
+        l1_16_a_wins_i = no;
         l1_17_pass_i = l1_ctl_pass_o;
         l1_17_sum_i = l1_ctl_sum_o;
         l1_17_max_i = l1_ctl_max_o;
         l1_17_and_i = l1_ctl_and_o;
         l1_17_or_i = l1_ctl_or_o;
         l1_17_xor_i = l1_ctl_xor_o;
+        l1_17_b_wins_i = no;
+        l1_17_a_wins_i = no;
         l1_18_pass_i = l1_ctl_pass_o;
         l1_18_sum_i = l1_ctl_sum_o;
         l1_18_max_i = l1_ctl_max_o;
         l1_18_and_i = l1_ctl_and_o;
         l1_18_or_i = l1_ctl_or_o;
         l1_18_xor_i = l1_ctl_xor_o;
+        l1_18_b_wins_i = no;
+        l1_18_a_wins_i = no;
         l1_19_pass_i = l1_ctl_pass_o;
         l1_19_sum_i = l1_ctl_sum_o;
         l1_19_max_i = l1_ctl_max_o;
         l1_19_and_i = l1_ctl_and_o;
         l1_19_or_i = l1_ctl_or_o;
         l1_19_xor_i = l1_ctl_xor_o;
+        l1_19_b_wins_i = no;
+        l1_19_a_wins_i = no;
         l1_20_pass_i = l1_ctl_pass_o;
         l1_20_sum_i = l1_ctl_sum_o;
         l1_20_max_i = l1_ctl_max_o;
         l1_20_and_i = l1_ctl_and_o;
         l1_20_or_i = l1_ctl_or_o;
         l1_20_xor_i = l1_ctl_xor_o;
+        l1_20_b_wins_i = no;
+        l1_20_a_wins_i = no;
         l1_21_pass_i = l1_ctl_pass_o;
         l1_21_sum_i = l1_ctl_sum_o;
         l1_21_max_i = l1_ctl_max_o;
         l1_21_and_i = l1_ctl_and_o;
         l1_21_or_i = l1_ctl_or_o;
         l1_21_xor_i = l1_ctl_xor_o;
+        l1_21_b_wins_i = no;
+        l1_21_a_wins_i = no;
         l1_22_pass_i = l1_ctl_pass_o;
         l1_22_sum_i = l1_ctl_sum_o;
         l1_22_max_i = l1_ctl_max_o;
         l1_22_and_i = l1_ctl_and_o;
         l1_22_or_i = l1_ctl_or_o;
         l1_22_xor_i = l1_ctl_xor_o;
+        l1_22_b_wins_i = no;
+        l1_22_a_wins_i = no;
         l1_23_pass_i = l1_ctl_pass_o;
         l1_23_sum_i = l1_ctl_sum_o;
         l1_23_max_i = l1_ctl_max_o;
         l1_23_and_i = l1_ctl_and_o;
         l1_23_or_i = l1_ctl_or_o;
         l1_23_xor_i = l1_ctl_xor_o;
+        l1_23_b_wins_i = no;
+        l1_23_a_wins_i = no;
         l1_24_pass_i = l1_ctl_pass_o;
         l1_24_sum_i = l1_ctl_sum_o;
         l1_24_max_i = l1_ctl_max_o;
         l1_24_and_i = l1_ctl_and_o;
         l1_24_or_i = l1_ctl_or_o;
         l1_24_xor_i = l1_ctl_xor_o;
+        l1_24_b_wins_i = no;
+        l1_24_a_wins_i = no;
         l1_25_pass_i = l1_ctl_pass_o;
         l1_25_sum_i = l1_ctl_sum_o;
         l1_25_max_i = l1_ctl_max_o;
         l1_25_and_i = l1_ctl_and_o;
         l1_25_or_i = l1_ctl_or_o;
         l1_25_xor_i = l1_ctl_xor_o;
+        l1_25_b_wins_i = no;
+        l1_25_a_wins_i = no;
         l1_26_pass_i = l1_ctl_pass_o;
         l1_26_sum_i = l1_ctl_sum_o;
         l1_26_max_i = l1_ctl_max_o;
         l1_26_and_i = l1_ctl_and_o;
         l1_26_or_i = l1_ctl_or_o;
         l1_26_xor_i = l1_ctl_xor_o;
+        l1_26_b_wins_i = no;
+        l1_26_a_wins_i = no;
         l1_27_pass_i = l1_ctl_pass_o;
         l1_27_sum_i = l1_ctl_sum_o;
         l1_27_max_i = l1_ctl_max_o;
         l1_27_and_i = l1_ctl_and_o;
         l1_27_or_i = l1_ctl_or_o;
         l1_27_xor_i = l1_ctl_xor_o;
+        l1_27_b_wins_i = no;
+        l1_27_a_wins_i = no;
         l1_28_pass_i = l1_ctl_pass_o;
         l1_28_sum_i = l1_ctl_sum_o;
         l1_28_max_i = l1_ctl_max_o;
         l1_28_and_i = l1_ctl_and_o;
         l1_28_or_i = l1_ctl_or_o;
         l1_28_xor_i = l1_ctl_xor_o;
+        l1_28_b_wins_i = no;
+        l1_28_a_wins_i = no;
         l1_29_pass_i = l1_ctl_pass_o;
         l1_29_sum_i = l1_ctl_sum_o;
         l1_29_max_i = l1_ctl_max_o;
         l1_29_and_i = l1_ctl_and_o;
         l1_29_or_i = l1_ctl_or_o;
         l1_29_xor_i = l1_ctl_xor_o;
+        l1_29_b_wins_i = no;
+        l1_29_a_wins_i = no;
         l1_30_pass_i = l1_ctl_pass_o;
         l1_30_sum_i = l1_ctl_sum_o;
         l1_30_max_i = l1_ctl_max_o;
         l1_30_and_i = l1_ctl_and_o;
         l1_30_or_i = l1_ctl_or_o;
         l1_30_xor_i = l1_ctl_xor_o;
+        l1_30_b_wins_i = no;
+        l1_30_a_wins_i = no;
         l1_31_pass_i = l1_ctl_pass_o;
         l1_31_sum_i = l1_ctl_sum_o;
         l1_31_max_i = l1_ctl_max_o;
         l1_31_and_i = l1_ctl_and_o;
         l1_31_or_i = l1_ctl_or_o;
         l1_31_xor_i = l1_ctl_xor_o;
+        l1_31_b_wins_i = no;
+        l1_31_a_wins_i = no;
         s2_ctrl_d = in_ctrl_q;
         s2_valid_d = in_valid_q & rst_ni;
         l3_ctl_ctrl_i = s2_ctrl_q;
@@ -3899,6 +4440,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_0_and_i = l3_ctl_and_o;
         l3_0_or_i = l3_ctl_or_o;
         l3_0_xor_i = l3_ctl_xor_o;
+        l3_0_b_wins_i = no;
+        l3_0_a_wins_i = no;
         s3_val_0_d = l3_0_val_o;
         s3_mask_0_d = l3_0_mask_o;
         l3_1_a_i = s2_val_2_q;
@@ -3911,6 +4454,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_1_and_i = l3_ctl_and_o;
         l3_1_or_i = l3_ctl_or_o;
         l3_1_xor_i = l3_ctl_xor_o;
+        l3_1_b_wins_i = no;
+        l3_1_a_wins_i = no;
         s3_val_1_d = l3_1_val_o;
         s3_mask_1_d = l3_1_mask_o;
         l3_2_a_i = s2_val_4_q;
@@ -3923,6 +4468,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_2_and_i = l3_ctl_and_o;
         l3_2_or_i = l3_ctl_or_o;
         l3_2_xor_i = l3_ctl_xor_o;
+        l3_2_b_wins_i = no;
+        l3_2_a_wins_i = no;
         s3_val_2_d = l3_2_val_o;
         s3_mask_2_d = l3_2_mask_o;
         l3_3_a_i = s2_val_6_q;
@@ -3935,6 +4482,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_3_and_i = l3_ctl_and_o;
         l3_3_or_i = l3_ctl_or_o;
         l3_3_xor_i = l3_ctl_xor_o;
+        l3_3_b_wins_i = no;
+        l3_3_a_wins_i = no;
         s3_val_3_d = l3_3_val_o;
         s3_mask_3_d = l3_3_mask_o;
         l3_4_a_i = s2_val_8_q;
@@ -3947,6 +4496,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_4_and_i = l3_ctl_and_o;
         l3_4_or_i = l3_ctl_or_o;
         l3_4_xor_i = l3_ctl_xor_o;
+        l3_4_b_wins_i = no;
+        l3_4_a_wins_i = no;
         s3_val_4_d = l3_4_val_o;
         s3_mask_4_d = l3_4_mask_o;
         l3_5_a_i = s2_val_10_q;
@@ -3959,6 +4510,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_5_and_i = l3_ctl_and_o;
         l3_5_or_i = l3_ctl_or_o;
         l3_5_xor_i = l3_ctl_xor_o;
+        l3_5_b_wins_i = no;
+        l3_5_a_wins_i = no;
         s3_val_5_d = l3_5_val_o;
         s3_mask_5_d = l3_5_mask_o;
         l3_6_a_i = s2_val_12_q;
@@ -3971,6 +4524,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_6_and_i = l3_ctl_and_o;
         l3_6_or_i = l3_ctl_or_o;
         l3_6_xor_i = l3_ctl_xor_o;
+        l3_6_b_wins_i = no;
+        l3_6_a_wins_i = no;
         s3_val_6_d = l3_6_val_o;
         s3_mask_6_d = l3_6_mask_o;
         l3_7_a_i = s2_val_14_q;
@@ -3983,6 +4538,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_7_and_i = l3_ctl_and_o;
         l3_7_or_i = l3_ctl_or_o;
         l3_7_xor_i = l3_ctl_xor_o;
+        l3_7_b_wins_i = no;
+        l3_7_a_wins_i = no;
         s3_val_7_d = l3_7_val_o;
         s3_mask_7_d = l3_7_mask_o;
         s3_ctrl_d = s2_ctrl_q;
@@ -3998,6 +4555,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l4_0_and_i = l4_ctl_and_o;
         l4_0_or_i = l4_ctl_or_o;
         l4_0_xor_i = l4_ctl_xor_o;
+        l4_0_b_wins_i = no;
+        l4_0_a_wins_i = no;
         s4_val_0_d = l4_0_val_o;
         s4_mask_0_d = l4_0_mask_o;
         l4_1_a_i = s3_val_2_q;
@@ -4010,6 +4569,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l4_1_and_i = l4_ctl_and_o;
         l4_1_or_i = l4_ctl_or_o;
         l4_1_xor_i = l4_ctl_xor_o;
+        l4_1_b_wins_i = no;
+        l4_1_a_wins_i = no;
         s4_val_1_d = l4_1_val_o;
         s4_mask_1_d = l4_1_mask_o;
         l4_2_a_i = s3_val_4_q;
@@ -4022,6 +4583,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l4_2_and_i = l4_ctl_and_o;
         l4_2_or_i = l4_ctl_or_o;
         l4_2_xor_i = l4_ctl_xor_o;
+        l4_2_b_wins_i = no;
+        l4_2_a_wins_i = no;
         s4_val_2_d = l4_2_val_o;
         s4_mask_2_d = l4_2_mask_o;
         l4_3_a_i = s3_val_6_q;
@@ -4034,6 +4597,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l4_3_and_i = l4_ctl_and_o;
         l4_3_or_i = l4_ctl_or_o;
         l4_3_xor_i = l4_ctl_xor_o;
+        l4_3_b_wins_i = no;
+        l4_3_a_wins_i = no;
         s4_val_3_d = l4_3_val_o;
         s4_mask_3_d = l4_3_mask_o;
         s4_ctrl_d = s3_ctrl_q;
@@ -4049,6 +4614,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l5_0_and_i = l5_ctl_and_o;
         l5_0_or_i = l5_ctl_or_o;
         l5_0_xor_i = l5_ctl_xor_o;
+        l5_0_b_wins_i = no;
+        l5_0_a_wins_i = no;
         s5_val_0_d = l5_0_val_o;
         s5_mask_0_d = l5_0_mask_o;
         l5_1_a_i = s4_val_2_q;
@@ -4061,6 +4628,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l5_1_and_i = l5_ctl_and_o;
         l5_1_or_i = l5_ctl_or_o;
         l5_1_xor_i = l5_ctl_xor_o;
+        l5_1_b_wins_i = no;
+        l5_1_a_wins_i = no;
         s5_val_1_d = l5_1_val_o;
         s5_mask_1_d = l5_1_mask_o;
         s5_ctrl_d = s4_ctrl_q;
@@ -4077,6 +4646,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l6_and_i = l6_ctl_and_o;
         l6_or_i = l6_ctl_or_o;
         l6_xor_i = l6_ctl_xor_o;
+        l6_b_wins_i = no;
+        l6_a_wins_i = no;
         format_root_i = l6_val_o;
         format_mask_i = l6_mask_o;
         format_b8_i = out_ctl_b8_o;
@@ -4529,7 +5100,7 @@ module crosslane_reduce_reg1(d,q,clock);
     always @(posedge clock) q <= d;
 endmodule // crosslane_reduce_reg1
 
-module crosslane_reduce_tree_node(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_i,xor_i,val_o,mask_o);
+module crosslane_reduce_tree_node(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_i,xor_i,b_wins_i,a_wins_i,val_o,mask_o);
     
     // Module arguments
     input wire  [31:0] a_i;
@@ -4542,10 +5113,13 @@ module crosslane_reduce_tree_node(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_
     input wire  and_i;
     input wire  or_i;
     input wire  xor_i;
+    input wire  b_wins_i;
+    input wire  a_wins_i;
     output reg  [31:0] val_o;
     output reg  [63:0] mask_o;
     
     // Constant declarations
+    parameter  given_compare = 1'b0;
     parameter  child_bits = 32'h8;
     parameter  child_slots = 64'h1;
     parameter  live = 32'h1ff;
@@ -4569,6 +5143,10 @@ module crosslane_reduce_tree_node(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_
     always @(*) begin
         b_wins = (b_i & live) > (a_i & live);
         a_wins = (a_i & live) > (b_i & live);
+        if (given_compare) begin
+            b_wins = b_wins_i;
+            a_wins = a_wins_i;
+        end
         m_sum = zero32;
         if (sum_i) begin
             m_sum = ones32;
@@ -4639,6 +5217,44 @@ module crosslane_reduce_node_controls(ctrl_i,pass_o,sum_o,max_o,and_o,or_o,xor_o
         xor_o = ctrl_i[xor_at];
     end
 endmodule // crosslane_reduce_node_controls
+
+module crosslane_reduce_window_compare(key_i,pairs_i,b_wins_o,a_wins_o);
+    
+    // Module arguments
+    input wire  [31:0] key_i;
+    input wire  pairs_i;
+    output reg  b_wins_o;
+    output reg  a_wins_o;
+    
+    // Constant declarations
+    localparam  byte_mask = 32'hff;
+    localparam  half_mask = 32'hffff;
+    
+    // Local signals
+    reg  [31:0] k0;
+    reg  [31:0] k1;
+    reg  [31:0] k2;
+    reg  [31:0] k3;
+    reg  [31:0] lo;
+    reg  [31:0] hi;
+    
+    // Update code
+    always @(*) begin
+        k0 = key_i & byte_mask;
+        k1 = (key_i >> 32'h8) & byte_mask;
+        k2 = (key_i >> 32'h10) & byte_mask;
+        k3 = (key_i >> 32'h18) & byte_mask;
+        lo = key_i & half_mask;
+        hi = (key_i >> 32'h10) & half_mask;
+        b_wins_o = hi > lo;
+        a_wins_o = lo > hi;
+        if (pairs_i) begin
+            b_wins_o = ((k2 > k0) & (k2 > k1)) | ((k3 > k0) & (k3 > k1));
+            a_wins_o = ((k0 > k2) & (k0 > k3)) | ((k1 > k2) & (k1 > k3));
+        end
+    end
+    
+endmodule // crosslane_reduce_window_compare
 
 module crosslane_reduce_leaf_key(win_i,vb_i,b8_i,w32_i,k_and_i,sext_i,sflip_i,minimum_i,num_i,vbool_fold_i,predicated_i,key_o,act_o);
     

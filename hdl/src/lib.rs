@@ -4,6 +4,7 @@
 //!   built from golden's op table (`crosslane_golden::ops`);
 //! - [`leaf::LeafKey`]: one 32-bit window of the vector to its lane keys;
 //! - [`node::TreeNode`]: one node of the log-step tree, at a given level;
+//! - [`compare::WindowCompare`]: level 2's compare, from a window's keys;
 //! - [`format::ResultFormat`]: the root to `result_o` / `mask_o`;
 //! - [`pipe::Pipe`]: a pipeline boundary, a register or a wire by configuration;
 //! - [`unit::CrosslaneReduce`]: the top, registers and wiring.
@@ -12,6 +13,7 @@
 //! level, every second level or every third, plus the input and output
 //! registers. Each configuration is its own generated module.
 
+pub mod compare;
 pub mod decode;
 pub mod format;
 pub mod leaf;

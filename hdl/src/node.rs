@@ -46,6 +46,10 @@ pub struct TreeNode {
     pub and_i: Signal<In, Bit>,
     pub or_i: Signal<In, Bit>,
     pub xor_i: Signal<In, Bit>,
+    /// Level 2's compare, made from the keys ([`crate::compare::WindowCompare`]):
+    /// b beats a, a beats b. Other levels compare their children.
+    pub b_wins_i: Signal<In, Bit>,
+    pub a_wins_i: Signal<In, Bit>,
     pub val_o: Signal<Out, Bits<32>>,
     pub mask_o: Signal<Out, Bits<64>>,
     /// b beats a, a beats b (keys).
@@ -61,7 +65,8 @@ pub struct TreeNode {
     /// The value of every operator but max; the larger key.
     other: Signal<Local, Bits<32>>,
     winner: Signal<Local, Bits<32>>,
-    // The level: the child width in bits and in slots.
+    // The level: the compare given (level 2), the child width in bits and in slots.
+    given_compare: Constant<Bit>,
     child_bits: Constant<Bits<32>>,
     child_slots: Constant<Bits<64>>,
     /// The bits a value can have at this level (keys are compared within them).
@@ -95,6 +100,8 @@ impl TreeNode {
             and_i: Default::default(),
             or_i: Default::default(),
             xor_i: Default::default(),
+            b_wins_i: Default::default(),
+            a_wins_i: Default::default(),
             val_o: Default::default(),
             mask_o: Default::default(),
             b_wins: Default::default(),
@@ -107,6 +114,7 @@ impl TreeNode {
             m_pass: Default::default(),
             other: Default::default(),
             winner: Default::default(),
+            given_compare: Constant::new(level == 2),
             child_bits: c32(child_bits),
             child_slots: Constant::new((1u64 << (level - 1)).into()),
             live: c32(live),
@@ -120,9 +128,13 @@ impl TreeNode {
 impl Logic for TreeNode {
     #[hdl_gen]
     fn update(&mut self) {
-        // Keys: unsigned compare of the live bits.
+        // Keys: unsigned compare of the live bits (given at level 2).
         self.b_wins.next = (self.b_i.val() & self.live.val()) > (self.a_i.val() & self.live.val());
         self.a_wins.next = (self.a_i.val() & self.live.val()) > (self.b_i.val() & self.live.val());
+        if self.given_compare.val() {
+            self.b_wins.next = self.b_wins_i.val();
+            self.a_wins.next = self.a_wins_i.val();
+        }
         // Each operator's term selected by a control mask (the controls are
         // one-hot): the terms that do not wait for the compare (sum, and,
         // or, xor, the children side by side), then the winner of a max

@@ -8,7 +8,7 @@
 //! | register | holds | present |
 //! |---|---|---|
 //! | `in_*` | the op decoded ([`OpDecode`]), the [`LeafKey`] of each 32-bit window | always (the input register) |
-//! | `s2_*` | levels 1 and 2 ([`TreeNode`]) | when `every` divides 4 |
+//! | `s2_*` | levels 1 and 2 ([`TreeNode`]; level 2 compares from the keys, [`WindowCompare`]) | when `every` divides 4 |
 //! | `s3_*` … `s5_*` | levels 3 … 5 | when `every` divides 6 − level |
 //! | `out_*` | level 6 (the root) through [`ResultFormat`] | always (the output register) |
 //!
@@ -32,6 +32,7 @@
 //! Worked example: `op_i` = rbmax_nx16 (`0x061`), lanes 3 and 9 = 5, the
 //! rest 0 → L clocks later `result_o` = `0x0005`, `mask_o` = `0x208`.
 
+use crate::compare::WindowCompare;
 use crate::decode::{Controls, NodeControls, OpDecode, CONTROL_BITS, OP_CONTROL_BITS};
 use crate::format::ResultFormat;
 use crate::leaf::LeafKey;
@@ -72,6 +73,7 @@ pub struct CrosslaneReduce {
     l1_ctl: NodeControls,
     l2_ctl: NodeControls,
     l1: [TreeNode; 32],
+    l2_cmp: [WindowCompare; 16],
     l2: [TreeNode; 16],
     s2_val: [Pipe<Bits<32>>; 16],
     s2_mask: [Pipe<Bits<64>>; 16],
@@ -108,6 +110,8 @@ pub struct CrosslaneReduce {
     out_valid: Pipe<Bit>,
     low_byte: Constant<Bits<32>>,
     low_slot: Constant<Bits<64>>,
+    /// The compare inputs of the nodes that compare their children.
+    no: Constant<Bit>,
 }
 
 impl CrosslaneReduce {
@@ -134,6 +138,7 @@ impl CrosslaneReduce {
             l1_ctl: NodeControls::new(1),
             l2_ctl: NodeControls::new(2),
             l1: array_init::array_init(|_| TreeNode::new(1)),
+            l2_cmp: array_init::array_init(|_| Default::default()),
             l2: array_init::array_init(|_| TreeNode::new(2)),
             s2_val: array_init::array_init(|_| Pipe::new(reg(2))),
             s2_mask: array_init::array_init(|_| Pipe::new(reg(2))),
@@ -166,6 +171,7 @@ impl CrosslaneReduce {
             out_valid: Pipe::with_init(true),
             low_byte: Constant::new(0xffu64.into()),
             low_slot: Constant::new(1u64.into()),
+            no: Constant::new(false),
         }
     }
 }
@@ -223,7 +229,11 @@ macro_rules! crosslane_reduce_update {
                     self.l1[2 * w].mb_i.next = (self.in_act[w].q.val() >> 1) & self.low_slot.val();
                     self.l1[2 * w + 1].ma_i.next = (self.in_act[w].q.val() >> 2) & self.low_slot.val();
                     self.l1[2 * w + 1].mb_i.next = (self.in_act[w].q.val() >> 3) & self.low_slot.val();
-                    // Level 2: the two halves of the window.
+                    // Level 2: the two halves of the window, compared from the keys.
+                    self.l2_cmp[w].key_i.next = self.in_key[w].q.val();
+                    self.l2_cmp[w].pairs_i.next = !self.l1_ctl.pass_o.val();
+                    self.l2[w].b_wins_i.next = self.l2_cmp[w].b_wins_o.val();
+                    self.l2[w].a_wins_i.next = self.l2_cmp[w].a_wins_o.val();
                     self.l2[w].a_i.next = self.l1[2 * w].val_o.val();
                     self.l2[w].b_i.next = self.l1[2 * w + 1].val_o.val();
                     self.l2[w].ma_i.next = self.l1[2 * w].mask_o.val();
@@ -246,6 +256,8 @@ macro_rules! crosslane_reduce_update {
                     self.l1[j].and_i.next = self.l1_ctl.and_o.val();
                     self.l1[j].or_i.next = self.l1_ctl.or_o.val();
                     self.l1[j].xor_i.next = self.l1_ctl.xor_o.val();
+                    self.l1[j].b_wins_i.next = self.no.val();
+                    self.l1[j].a_wins_i.next = self.no.val();
                 }
                 self.s2_ctrl.clock.next = self.clk_i.val();
                 self.s2_valid.clock.next = self.clk_i.val();
@@ -266,6 +278,8 @@ macro_rules! crosslane_reduce_update {
                         self.$node[j].and_i.next = self.$dec.and_o.val();
                         self.$node[j].or_i.next = self.$dec.or_o.val();
                         self.$node[j].xor_i.next = self.$dec.xor_o.val();
+                        self.$node[j].b_wins_i.next = self.no.val();
+                        self.$node[j].a_wins_i.next = self.no.val();
                         self.$dv[j].clock.next = self.clk_i.val();
                         self.$dm[j].clock.next = self.clk_i.val();
                         self.$dv[j].d.next = self.$node[j].val_o.val();
@@ -290,6 +304,8 @@ macro_rules! crosslane_reduce_update {
                 self.l6.and_i.next = self.l6_ctl.and_o.val();
                 self.l6.or_i.next = self.l6_ctl.or_o.val();
                 self.l6.xor_i.next = self.l6_ctl.xor_o.val();
+                self.l6.b_wins_i.next = self.no.val();
+                self.l6.a_wins_i.next = self.no.val();
                 self.format.root_i.next = self.l6.val_o.val();
                 self.format.mask_i.next = self.l6.mask_o.val();
                 self.format.b8_i.next = self.out_ctl.b8_o.val();

@@ -9,6 +9,7 @@
 //! fails the test.
 
 use crosslane_golden::{Family, Fold, Form, Op, Vec512};
+use crosslane_hdl::compare::WindowCompare;
 use crosslane_hdl::decode::{
     node_control_bit, Control, Controls, NodeControls, OpDecode, CONTROL_BITS, CONTROL_NAMES, NODE_CONTROL_NAMES,
     OP_CONTROL_BITS,
@@ -312,6 +313,11 @@ fn tree_nodes_fold_as_specified_at_every_level() {
                     node.and_i.next = !pass && kind == 2;
                     node.or_i.next = !pass && kind == 3;
                     node.xor_i.next = !pass && kind == 4;
+                    // Level 2's compare comes from the keys (WindowCompare): given
+                    // here as the children's compare; other levels ignore it.
+                    let live = if level == 2 { (1u64 << 17) - 1 } else { u64::MAX };
+                    node.b_wins_i.next = level == 2 && (b & live) > (a & live);
+                    node.a_wins_i.next = level == 2 && (a & live) > (b & live);
                     settle(&mut node);
                     let val = node.val_o.val().to_u64();
                     let mask = node.mask_o.val().to_u64();
@@ -337,6 +343,47 @@ fn tree_nodes_fold_as_specified_at_every_level() {
                 }
             }
         }
+    }
+}
+
+// ---- level 2's compare ----
+
+#[test]
+fn window_compare_synthesizes() {
+    synthesizes("crosslane_window_compare", WindowCompare::default(), &["b_wins_o", "a_wins_o"]);
+}
+
+/// The larger of bytes 2, 3 against the larger of bytes 0, 1 (level 1 folded
+/// byte pairs), else the high half against the low half: both outcomes, ties
+/// neither, as level 2 would compare level 1's results.
+#[test]
+fn window_compare_is_level_2_compare_of_level_1_results() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut cmp = WindowCompare::default();
+    cmp.connect_all();
+    for i in 0..4000u32 {
+        // Corner-heavy bytes: equal ones, 0 and 0xff.
+        let pick = |rng: &mut ChaCha8Rng| -> u32 {
+            match rng.gen_range(0..4) {
+                0 => 0,
+                1 => 0xff,
+                2 => 0x80,
+                _ => rng.gen::<u32>() & 0xff,
+            }
+        };
+        let mut bytes = [pick(&mut rng), pick(&mut rng), pick(&mut rng), pick(&mut rng)];
+        if rng.gen_bool(0.3) {
+            bytes[rng.gen_range(0..4)] = bytes[rng.gen_range(0..4)];
+        }
+        let key = bytes.iter().enumerate().fold(0u32, |k, (j, &b)| k | b << (8 * j));
+        let pairs = i % 2 == 0;
+        cmp.key_i.next = (key as u64).into();
+        cmp.pairs_i.next = pairs;
+        settle(&mut cmp);
+        let (a, b) = if pairs { (bytes[0].max(bytes[1]), bytes[2].max(bytes[3])) } else { (key & 0xffff, key >> 16) };
+        let row = format!("key {key:#010x} pairs {pairs}");
+        assert_eq!(cmp.b_wins_o.val(), b > a, "{row}: b wins");
+        assert_eq!(cmp.a_wins_o.val(), a > b, "{row}: a wins");
     }
 }
 

@@ -1,0 +1,73 @@
+//! Level 2's compare, made from a 32-bit window's keys in parallel with level
+//! 1 rather than from level 1's results, so that the first tree stage is
+//! one compare deep. Level 2's children are the window's halves: for 8-bit
+//! lanes the larger of bytes 0, 1 and of bytes 2, 3 (level 1 folded the
+//! byte pairs), else the 16-bit halves themselves (level 1 only placed
+//! them). The larger of bytes 2, 3 beats the larger of bytes 0, 1 exactly
+//! when byte 2 or byte 3 beats both bytes 0 and 1, so eight byte compares
+//! give both outcomes without waiting for level 1.
+
+use rust_hdl::prelude::*;
+
+fn c32(x: u64) -> Constant<Bits<32>> {
+    Constant::new(x.into())
+}
+
+#[derive(LogicBlock)]
+pub struct WindowCompare {
+    /// The window's keys, from the input register.
+    pub key_i: Signal<In, Bits<32>>,
+    /// Level 1 folded byte pairs (8-bit lanes): compare the four bytes;
+    /// else the two halves.
+    pub pairs_i: Signal<In, Bit>,
+    /// The high half beats the low half; the low half beats the high half.
+    pub b_wins_o: Signal<Out, Bit>,
+    pub a_wins_o: Signal<Out, Bit>,
+    k0: Signal<Local, Bits<32>>,
+    k1: Signal<Local, Bits<32>>,
+    k2: Signal<Local, Bits<32>>,
+    k3: Signal<Local, Bits<32>>,
+    lo: Signal<Local, Bits<32>>,
+    hi: Signal<Local, Bits<32>>,
+    byte_mask: Constant<Bits<32>>,
+    half_mask: Constant<Bits<32>>,
+}
+
+impl Default for WindowCompare {
+    fn default() -> Self {
+        Self {
+            key_i: Default::default(),
+            pairs_i: Default::default(),
+            b_wins_o: Default::default(),
+            a_wins_o: Default::default(),
+            k0: Default::default(),
+            k1: Default::default(),
+            k2: Default::default(),
+            k3: Default::default(),
+            lo: Default::default(),
+            hi: Default::default(),
+            byte_mask: c32(0xff),
+            half_mask: c32(0xffff),
+        }
+    }
+}
+
+impl Logic for WindowCompare {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.k0.next = self.key_i.val() & self.byte_mask.val();
+        self.k1.next = (self.key_i.val() >> 8) & self.byte_mask.val();
+        self.k2.next = (self.key_i.val() >> 16) & self.byte_mask.val();
+        self.k3.next = (self.key_i.val() >> 24) & self.byte_mask.val();
+        self.lo.next = self.key_i.val() & self.half_mask.val();
+        self.hi.next = (self.key_i.val() >> 16) & self.half_mask.val();
+        self.b_wins_o.next = self.hi.val() > self.lo.val();
+        self.a_wins_o.next = self.lo.val() > self.hi.val();
+        if self.pairs_i.val() {
+            self.b_wins_o.next = ((self.k2.val() > self.k0.val()) & (self.k2.val() > self.k1.val()))
+                | ((self.k3.val() > self.k0.val()) & (self.k3.val() > self.k1.val()));
+            self.a_wins_o.next = ((self.k0.val() > self.k2.val()) & (self.k0.val() > self.k3.val()))
+                | ((self.k1.val() > self.k2.val()) & (self.k1.val() > self.k3.val()));
+        }
+    }
+}
