@@ -83,11 +83,11 @@ impl NodeControl {
 
 /// The control word's bit of `NODE_CONTROL_NAMES[i]` at tree level `level` (1..=6).
 pub const fn node_control_bit(level: usize, i: usize) -> usize {
-    CONTROL_NAMES.len() + NODE_CONTROL_BITS * (level - 1) + i
+    OP_CONTROL_BITS + NODE_CONTROL_BITS * (level - 1) + i
 }
 
 /// Port names of the controls, in bit order (bit 0 first).
-pub const CONTROL_NAMES: [&str; 17] = [
+pub const CONTROL_NAMES: [&str; OP_CONTROL_BITS] = [
     "b8",
     "h16",
     "w32",
@@ -196,28 +196,33 @@ fn table() -> Vec<u64> {
 }
 
 /// Bits of the control word: the op's controls, then every level's node controls.
-pub const CONTROL_BITS: usize = CONTROL_NAMES.len() + NODE_CONTROL_BITS * LEVELS;
+pub const CONTROL_BITS: usize = OP_CONTROL_BITS + NODE_CONTROL_BITS * LEVELS;
 
 // A word bit's index is a 6-bit constant (NodeControls).
 const _: () = assert!(CONTROL_BITS <= 64);
 
 /// Bits of the op's controls (`CONTROL_NAMES`), the low bits of the word.
-pub const OP_CONTROL_BITS: usize = CONTROL_NAMES.len();
+pub const OP_CONTROL_BITS: usize = 17;
+
+/// The value of op field `(lowest bit, width)` in an op-select code.
+fn field(code: usize, (lo, width): (usize, usize)) -> usize {
+    (code >> lo) & ((1 << width) - 1)
+}
 
 /// For each op field (`OP_FIELDS`), a table from the field's value to the
 /// op's controls it alone decides: every control goes to the first field
 /// that decides it over golden's table. Panics if a control needs more than
 /// one field (the shallow decode would then be wrong).
 fn field_tables() -> Vec<Vec<u64>> {
-    let ops = Op::all();
-    let field = |op: Op, f: usize| (usize::from(op.code()) >> OP_FIELDS[f].0) & ((1 << OP_FIELDS[f].1) - 1);
+    let words: Vec<(usize, u64)> =
+        Op::all().into_iter().map(|op| (usize::from(op.code()), Control::of(op).word())).collect();
     let mut tables: Vec<Vec<u64>> = OP_FIELDS.iter().map(|&(_, w)| vec![0; 1 << w]).collect();
     'control: for (i, name) in CONTROL_NAMES.iter().enumerate() {
         for (f, table) in tables.iter_mut().enumerate() {
             let mut value: Vec<Option<bool>> = vec![None; table.len()];
-            let decides = ops.iter().all(|&op| {
-                let bit = Control::of(op).word() >> i & 1 == 1;
-                *value[field(op, f)].get_or_insert(bit) == bit
+            let decides = words.iter().all(|&(code, word)| {
+                let bit = word >> i & 1 == 1;
+                *value[field(code, OP_FIELDS[f])].get_or_insert(bit) == bit
             });
             if decides {
                 for (v, bit) in value.into_iter().enumerate() {
@@ -260,8 +265,7 @@ impl Logic for OpDecode {
     fn update(&mut self) {
         let op = self.op_i.val().index();
         self.ctrl_o.next = self._table[op].into();
-        let leaf =
-            OP_FIELDS.iter().zip(&self._fields).fold(0, |w, (&(lo, width), t)| w | t[(op >> lo) & ((1 << width) - 1)]);
+        let leaf = OP_FIELDS.iter().zip(&self._fields).fold(0, |w, (&f, t)| w | t[field(op, f)]);
         self.leaf_o.next = leaf.into();
     }
 
@@ -330,7 +334,7 @@ pub struct Controls {
 }
 
 impl Controls {
-    fn outputs(&mut self) -> [&mut Signal<Out, Bit>; CONTROL_NAMES.len()] {
+    fn outputs(&mut self) -> [&mut Signal<Out, Bit>; OP_CONTROL_BITS] {
         [
             &mut self.b8_o,
             &mut self.h16_o,

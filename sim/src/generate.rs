@@ -100,11 +100,10 @@ fn verilog_header(config: Config) -> String {
 fn component_name(top: &str, first: &str, text: &str) -> String {
     let path = first.strip_prefix(&format!("{top}$")).unwrap_or(first);
     let last = path.split('$').rfind(|s| !s.chars().all(|c| c.is_ascii_digit())).unwrap_or(path);
-    let level = last.strip_prefix('l').filter(|n| n.parse::<usize>().is_ok());
+    let is_level = |s: &str| s.strip_prefix('l').is_some_and(|n| n.parse::<usize>().is_ok());
     let role = if last.ends_with("_dec") {
         "op_decode".to_string()
-    } else if last.strip_suffix("_ctl").is_some_and(|l| l.strip_prefix('l').is_some_and(|n| n.parse::<usize>().is_ok()))
-    {
+    } else if last.strip_suffix("_ctl").is_some_and(is_level) {
         "node_controls".to_string()
     } else if last.ends_with("_ctl") {
         "controls".to_string()
@@ -112,7 +111,7 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
         "window_compare".to_string()
     } else if last == "leaf" {
         "leaf_key".to_string()
-    } else if level.is_some() {
+    } else if is_level(last) {
         "tree_node".to_string()
     } else if last == "format" {
         "result_format".to_string()
