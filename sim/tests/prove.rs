@@ -55,7 +55,8 @@ fn mutants() -> Vec<(&'static str, String, &'static str)> {
         (
             "leaf 15 always predicated",
             mutate(&text, "always @(*)", "leaf_15_predicated_i = in_ctl_predicated_o;", "leaf_15_predicated_i = 1'b1;"),
-            "rmax_nx16",
+            // A maxNum op: ABC's `iprove` finds this one (`&cec` the others).
+            "rmaxnum_nxf16",
         ),
         (
             "vbool fold: slot 3's bit from slot 2",
