@@ -7,11 +7,8 @@
 //! when byte 2 or byte 3 beats both bytes 0 and 1, so eight byte compares
 //! give both outcomes without waiting for level 1.
 
+use crate::c32;
 use rust_hdl::prelude::*;
-
-fn c32(x: u64) -> Constant<Bits<32>> {
-    Constant::new(x.into())
-}
 
 #[derive(LogicBlock)]
 pub struct WindowCompare {

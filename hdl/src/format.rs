@@ -5,12 +5,9 @@
 //! canonical quiet NaN; the tie mask is compressed to one bit per lane and
 //! reported for rb* ops only.
 
+use crate::c32;
 use crosslane_golden::{Family, Form, Op};
 use rust_hdl::prelude::*;
-
-fn c32(x: u64) -> Constant<Bits<32>> {
-    Constant::new(x.into())
-}
 
 #[derive(LogicBlock)]
 pub struct ResultFormat {

@@ -18,11 +18,8 @@
 //! Inactive lanes (`_t` ops, predicate clear) take the identity: 0, or all
 //! ones for and. `act_o` bit k is set when slot 4w+k starts an active lane.
 
+use crate::c32;
 use rust_hdl::prelude::*;
-
-fn c32(x: u64) -> Constant<Bits<32>> {
-    Constant::new(x.into())
-}
 
 #[derive(LogicBlock)]
 pub struct LeafKey {

@@ -28,6 +28,11 @@ pub use unit::CrosslaneReduce;
 /// the root.
 pub const LEVELS: usize = 6;
 
+/// A 32-bit constant of a component (masks, widths, identities).
+pub(crate) fn c32(x: u64) -> rust_hdl::prelude::Constant<rust_hdl::prelude::Bits<32>> {
+    rust_hdl::prelude::Constant::new(x.into())
+}
+
 /// Where the pipeline registers sit. The input register holds the leaf keys
 /// (made from the ports); after it, levels 1 and 2 share a stage: for 16- and 32-bit lanes those
 /// levels only place each lane in its node, so a register after level 1

@@ -12,11 +12,8 @@
 //! The tie mask: a node keeps the mask bits of both children on a tie and
 //! only the winner's otherwise (the seed's argmax that returns every tie).
 
+use crate::c32;
 use rust_hdl::prelude::*;
-
-fn c32(x: u64) -> Constant<Bits<32>> {
-    Constant::new(x.into())
-}
 
 /// Width of a sum's child at `level` for 8-bit lanes (8 bits at level 1).
 pub const fn sum_width_b8(level: usize) -> usize {
