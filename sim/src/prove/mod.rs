@@ -184,8 +184,8 @@ fn prepare(rtl: &Path, text: &[u8], config: Config, pre: usize) -> Result<PathBu
     cached(dir_for(pre), &["step.json", "unrolled.il"], |tmp| {
         // The cut is the same for every `pre`: a counterexample's unrolling
         // takes the proof's when it is there.
-        if pre > 0 && ["step.v", "step.json"].iter().all(|f| proof.join(f).is_file()) {
-            for f in ["step.v", "step.json"] {
+        if pre > 0 && CUT_FILES.iter().all(|f| proof.join(f).is_file()) {
+            for f in CUT_FILES {
                 std::fs::copy(proof.join(f), tmp.join(f)).map_err(|e| format!("cannot copy the cut {f}: {e}"))?;
             }
         } else {
@@ -202,6 +202,9 @@ fn prepare(rtl: &Path, text: &[u8], config: Config, pre: usize) -> Result<PathBu
         run_yosys_in(tmp, "unroll.ys", Duration::from_secs(600))
     })
 }
+
+/// What [`cut`] writes.
+const CUT_FILES: [&str; 2] = ["step.v", "step.json"];
 
 /// yosys cuts the unit's flip-flops: `tmp/step.v` (and `step.json`) is one
 /// clock of it, each register's q an input and its d an output.
@@ -372,34 +375,31 @@ const CEC_LIMIT: Duration = Duration::from_secs(20);
 fn abc(d: &Path, op: Op, limit: Duration) -> Result<Verdict, String> {
     let start = Instant::now();
     if !matches!(op.family.fold(), Fold::Num { .. }) {
-        if let Some(verdict) = abc_engine(d, "&get; &cec -m", limit.min(CEC_LIMIT))? {
-            return Ok(verdict);
+        if let Ok(decided @ (Verdict::Unsat | Verdict::Sat)) = abc_engine(d, "&get; &cec -m", limit.min(CEC_LIMIT))? {
+            return Ok(decided);
         }
     }
-    match abc_engine(d, "iprove", limit.saturating_sub(start.elapsed()))? {
-        Some(verdict) => Ok(verdict),
-        None => Err("ABC's iprove gave no verdict".into()),
-    }
+    abc_engine(d, "iprove", limit.saturating_sub(start.elapsed()))?
+        .map_err(|text| format!("ABC gave no verdict:\n{}", tail(&text, 15)))
 }
 
-/// One ABC engine on the miter in `d`; `None` when it decided nothing.
-fn abc_engine(d: &Path, engine: &str, limit: Duration) -> Result<Option<Verdict>, String> {
+/// One ABC engine on the miter in `d`: its verdict (`Timeout` when it ran
+/// out of `limit`), or what it printed when it gave none.
+fn abc_engine(d: &Path, engine: &str, limit: Duration) -> Result<Result<Verdict, String>, String> {
     let script = format!("read_aiger {0}/miter.aig; strash; {engine}; write_cex -n {0}/miter.cex", d.display());
     let _ = std::fs::remove_file(d.join("miter.cex"));
     let out = match run_limited(Command::new("yosys-abc").arg("-q").arg(&script), limit)? {
-        None => return Ok(if engine == "iprove" { Some(Verdict::Timeout) } else { None }),
+        None => return Ok(Ok(Verdict::Timeout)),
         Some(o) => o,
     };
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    if text.contains("UNSATISFIABLE") || text.contains("Networks are equivalent") {
-        Ok(Some(Verdict::Unsat))
+    Ok(if text.contains("UNSATISFIABLE") || text.contains("Networks are equivalent") {
+        Ok(Verdict::Unsat)
     } else if text.contains("SATISFIABLE") || text.contains("Networks are NOT EQUIVALENT") {
-        Ok(Some(Verdict::Sat))
-    } else if engine == "iprove" {
-        Err(format!("ABC gave no verdict:\n{}", tail(&text, 15)))
+        Ok(Verdict::Sat)
     } else {
-        Ok(None)
-    }
+        Err(text)
+    })
 }
 
 /// The unrolled unit of one RTL file, built once into the cache. Proofs run
