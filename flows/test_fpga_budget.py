@@ -31,7 +31,7 @@ def test_within_budget_passes_and_over_budget_is_named():
 def test_every_measured_configuration_has_a_budget():
     budget = json.loads(BUDGET.read_text())
     configs = fpga.DEFAULT_CONFIGS.split(",")
-    assert len(configs) == 6
+    assert len(configs) == 7
     for config in configs:
         assert set(budget[config]) == set(fpga.CELLS), config
 
@@ -41,3 +41,25 @@ def test_the_tied_tree_ratio_is_measured():
     assert abs(fpga.ff_ratio(rows) - 1593 / 1079) < 1e-9
     assert fpga.ff_ratio(rows[:1]) is None
     assert 1593 / 1079 <= fpga.MAX_FF_RATIO < 1700 / 1079
+
+
+def test_fmax_is_the_median_of_the_seeds_with_their_range():
+    assert fpga.median([90.6]) == 90.6
+    assert fpga.median([97.8, 86.9, 94.5]) == 94.5
+    assert fpga.median([90.0, 92.0, 80.0, 100.0]) == 91.0
+    one = {**row("every1", 1, 1, 1), "fmax_mhz": 90.6, "fmax_by_seed": [90.6]}
+    assert fpga.fmax_cell(one) == "90.6"
+    three = {**row("every1", 1, 1, 1), "fmax_mhz": 94.5, "fmax_by_seed": [86.9, 97.8, 94.5]}
+    assert fpga.fmax_cell(three) == "94.5 (86.9–97.8)"
+    assert fpga.fmax_cell(row("every1", 1, 1, 1)) == "not run"
+    assert "| every1 | 1 | 1 | 1 | 94.5 (86.9–97.8) |" in fpga.markdown([three])
+
+
+def test_no_seeds_is_refused_before_any_tool_runs():
+    import subprocess
+
+    run = subprocess.run(
+        [sys.executable, str(pathlib.Path(fpga.__file__)), "--pnr", "--seeds", "0"], capture_output=True, text=True
+    )
+    assert run.returncode == 2
+    assert "--seeds 0: at least 1" in run.stderr

@@ -1561,6 +1561,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  [31:0] l6_val_o;
     wire  [63:0] l6_mask_o;
     reg  [31:0] format_root_i;
+    reg  format_none_i;
     reg  [63:0] format_mask_i;
     reg  format_b8_i;
     reg  format_h16_i;
@@ -3539,6 +3540,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     );
     crosslane_reduce_every2_result_format format(
         .root_i(format_root_i),
+        .none_i(format_none_i),
         .mask_i(format_mask_i),
         .b8_i(format_b8_i),
         .h16_i(format_h16_i),
@@ -4649,6 +4651,7 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l6_b_wins_i = no;
         l6_a_wins_i = no;
         format_root_i = l6_val_o;
+        format_none_i = ~|(s5_val_0_q | s5_val_1_q);
         format_mask_i = l6_mask_o;
         format_b8_i = out_ctl_b8_o;
         format_h16_i = out_ctl_h16_o;
@@ -4672,10 +4675,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     
 endmodule // crosslane_reduce_every2
 
-module crosslane_reduce_every2_result_format(root_i,mask_i,b8_i,h16_i,w32_i,k_sum_i,sext_i,saturate_i,extremum_i,sflip_i,minimum_i,num_i,has_mask_i,vbool_fold_i,result_o,mask_o);
+module crosslane_reduce_every2_result_format(root_i,none_i,mask_i,b8_i,h16_i,w32_i,k_sum_i,sext_i,saturate_i,extremum_i,sflip_i,minimum_i,num_i,has_mask_i,vbool_fold_i,result_o,mask_o);
     
     // Module arguments
     input wire  [31:0] root_i;
+    input wire  none_i;
     input wire  [63:0] mask_i;
     input wire  b8_i;
     input wire  h16_i;
@@ -4785,7 +4789,7 @@ module crosslane_reduce_every2_result_format(root_i,mask_i,b8_i,h16_i,w32_i,k_su
             if (|(key & sign)) begin
                 t_num = key ^ sign;
             end
-            if (root_i == zero32) begin
+            if (none_i) begin
                 t_num = qnan16;
                 if (w32_i) begin
                     t_num = qnan32;

@@ -1,8 +1,8 @@
 //! The result formatting: the root's value and tie mask to `result_o` and
 //! `mask_o`. Sums are widened to their result (sign-extended for signed
 //! sums; radds saturated to int16); keys are turned back into lanes;
-//! maximumNumber / minimumNumber with no number (root key 0) give the
-//! canonical quiet NaN; the tie mask is compressed to one bit per lane and
+//! maximumNumber / minimumNumber with no number (root key 0, told by
+//! `none_i`) give the canonical quiet NaN; the tie mask is compressed to one bit per lane and
 //! reported for rb* ops only.
 
 use crate::c32;
@@ -12,6 +12,11 @@ use rust_hdl::prelude::*;
 #[derive(LogicBlock)]
 pub struct ResultFormat {
     pub root_i: Signal<In, Bits<32>>,
+    /// maximumNumber / minimumNumber found no number: both of the root's
+    /// children are 0 (the root is the larger, 0 only if both are), given
+    /// beside the root so that the NaN's choice does not wait for the root's
+    /// compare.
+    pub none_i: Signal<In, Bit>,
     pub mask_i: Signal<In, Bits<64>>,
     pub b8_i: Signal<In, Bit>,
     pub h16_i: Signal<In, Bit>,
@@ -71,6 +76,7 @@ impl Default for ResultFormat {
         let ext = |w: usize| c32(0xffff_ffff & !((1u64 << w) - 1));
         Self {
             root_i: Default::default(),
+            none_i: Default::default(),
             mask_i: Default::default(),
             b8_i: Default::default(),
             h16_i: Default::default(),
@@ -189,7 +195,7 @@ impl Logic for ResultFormat {
             if (self.key.val() & self.sign.val()).any() {
                 self.t_num.next = self.key.val() ^ self.sign.val();
             }
-            if self.root_i.val() == self.zero32.val() {
+            if self.none_i.val() {
                 self.t_num.next = self.qnan16.val();
                 if self.w32_i.val() {
                     self.t_num.next = self.qnan32.val();

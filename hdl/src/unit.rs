@@ -307,6 +307,8 @@ macro_rules! crosslane_reduce_update {
                 self.l6.b_wins_i.next = self.no.val();
                 self.l6.a_wins_i.next = self.no.val();
                 self.format.root_i.next = self.l6.val_o.val();
+                // No number: the root's children are both 0 (level 6 compares keys).
+                self.format.none_i.next = !(self.s5_val[0].q.val() | self.s5_val[1].q.val()).any();
                 self.format.mask_i.next = self.l6.mask_o.val();
                 self.format.b8_i.next = self.out_ctl.b8_o.val();
                 self.format.h16_i.next = self.out_ctl.h16_o.val();

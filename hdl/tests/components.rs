@@ -454,6 +454,8 @@ fn result_format_gives_what_golden_gives() {
             };
             let tie: u64 = rng.gen();
             f.root_i.next = root.into();
+            // The unit gives `none_i` from level 6's children, both 0 exactly when the root is.
+            f.none_i.next = root == 0;
             f.mask_i.next = tie.into();
             f.b8_i.next = c.b8;
             f.h16_i.next = c.h16;
