@@ -33,20 +33,19 @@ fn have_verilator() -> bool {
     false
 }
 
-/// The static library, built by a cargo of its own (this test's cargo holds
-/// the workspace's target directory, and builds the crate as an rlib only).
+/// The static library: the lib target's `staticlib` crate type, built by
+/// the same cargo invocation as this test (before it, into the deps folder
+/// beside this test's executable; a staticlib's file name has no hash).
+/// A second cargo into a target folder of its own would build the workspace
+/// again (about a minute of CI).
 fn library() -> PathBuf {
-    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dpi-lib");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .current_dir(root())
-        .args(["build", "--release", "-q", "-p", "crosslane-dpi", "--target-dir"])
-        .arg(&target)
-        .output()
-        .expect("cargo runs");
-    assert!(out.status.success(), "building libcrosslane_dpi.a failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let lib = target.join("release/libcrosslane_dpi.a");
-    assert!(lib.is_file(), "no {}", lib.display());
+    let exe = std::env::current_exe().expect("the test's own path");
+    let lib = exe.parent().expect("the deps folder").join("libcrosslane_dpi.a");
+    assert!(
+        lib.is_file(),
+        "no {} beside the test: cargo builds it with the crate's lib (crate-type staticlib in dpi/Cargo.toml)",
+        lib.display()
+    );
     lib
 }
 
