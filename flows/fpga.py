@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from statistics import median
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -130,15 +131,6 @@ def place_and_route(row, work, seeds=1):
     row["fmax_mhz"] = median(found)
     row["pnr_seconds"] = round(time.time() - start, 1)
     return row
-
-
-def median(xs):
-    """The median (the mean of the middle two for an even count)."""
-    if not xs:
-        raise ValueError("median of no values")
-    s = sorted(xs)
-    mid = len(s) // 2
-    return s[mid] if len(s) % 2 else round((s[mid - 1] + s[mid]) / 2, 2)
 
 
 def fmax_cell(row):
