@@ -2,8 +2,8 @@
 //! `mask_o`. Sums are widened to their result (sign-extended for signed
 //! sums; radds saturated to int16); keys are turned back into lanes;
 //! maximumNumber / minimumNumber with no number (root key 0, told by
-//! `none_i`) give the canonical quiet NaN; the tie mask is compressed to one bit per lane and
-//! reported for rb* ops only.
+//! `none_i`) give the canonical quiet NaN; the tie mask is compressed to one
+//! bit per lane and reported for rb* ops only.
 
 use crate::c32;
 use crosslane_golden::{Family, Form, Op};
