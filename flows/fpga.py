@@ -11,7 +11,9 @@ Configurations: "everyK" is the whole unit with a register after every K-th
 tree level (generated/rtl/crosslane_reduce.v for K = 1, else
 crosslane_reduce_everyK.v), op_i from the harness; "everyK:OP" is that unit
 with op_i tied to OP (constants folded through); "handwritten:radd_nx16" is
-flows/ref_radd_nx16.v, a hand-written tree to compare the op-tied unit with.
+flows/ref_radd_nx16.v, a hand-written tree to compare the op-tied unit with;
+"stage:input" is flows/input_stage.v, the default unit's input stage alone
+(op decoder, leaf keys, input register), an upper bound on the unit's Fmax.
 Figures include the harness's own flip-flops (at most 586 + 8; the unused
 tail of its shift register is trimmed). With --budget, exit 1 when a
 configuration uses more LUT4, CCU2C or flip-flops than its budget allows (a
@@ -36,10 +38,13 @@ ROOT = HERE.parent
 RTL_DIR = ROOT / "generated" / "rtl"
 HARNESS = HERE / "fpga_harness.v"
 HANDWRITTEN = {"radd_nx16": HERE / "ref_radd_nx16.v"}
+# Stages of the default configuration alone (their module, their wrapper).
+STAGES = {"input": ("crosslane_input_stage", HERE / "input_stage.v")}
 EVERY = [1, 2, 3]
 # The slowest synthesis (every3) first, so two jobs finish together.
 DEFAULT_CONFIGS = (
-    "every3,every1,every2,every1:radd_nx16,every1:rmax_nx16,every1:rmaxnum_n_2xf32,handwritten:radd_nx16"
+    "every3,every1,every2,every1:radd_nx16,every1:rmax_nx16,every1:rmaxnum_n_2xf32,handwritten:radd_nx16,"
+    "stage:input"
 )
 DEVICE = ["--85k", "--package", "CABGA381"]
 TARGET_MHZ = 150
@@ -64,28 +69,37 @@ def op_code(name):
 
 
 def design(config, rtl_dir):
-    """(Verilog file, module, tied op code or None) of a configuration."""
+    """(Verilog files, module, tied op code or None) of a configuration."""
     unit, _, op = config.partition(":")
     if unit == "handwritten":
         if op not in HANDWRITTEN:
             raise RuntimeError(f"no hand-written design for '{op}' (have: {', '.join(HANDWRITTEN)})")
-        return HANDWRITTEN[op], HANDWRITTEN[op].stem, None
+        return [HANDWRITTEN[op]], HANDWRITTEN[op].stem, None
+    if unit == "stage":
+        if op not in STAGES:
+            raise RuntimeError(f"no stage '{op}' (have: {', '.join(STAGES)})")
+        module, wrapper = STAGES[op]
+        return [pathlib.Path(rtl_dir) / "crosslane_reduce.v", wrapper], module, None
     every = unit.removeprefix("every")
     if not every.isdigit() or int(every) not in EVERY:
-        raise RuntimeError(f"unknown configuration '{config}' (everyK or everyK:OP, K in {EVERY}, or handwritten:OP)")
+        raise RuntimeError(
+            f"unknown configuration '{config}' (everyK or everyK:OP, K in {EVERY}, handwritten:OP or stage:NAME)"
+        )
     module = "crosslane_reduce" if every == "1" else f"crosslane_reduce_every{every}"
-    return pathlib.Path(rtl_dir) / f"{module}.v", module, (op_code(op) if op else None)
+    return [pathlib.Path(rtl_dir) / f"{module}.v"], module, (op_code(op) if op else None)
 
 
 def synthesize(config, rtl_dir, work):
     # yowasp's tools see only their working folder: everything goes in it, by relative name.
-    rtl, module, tied = design(config, rtl_dir)
+    files, module, tied = design(config, rtl_dir)
     work.mkdir(parents=True, exist_ok=True)
-    shutil.copy(rtl, work / rtl.name)
+    for rtl in files:
+        shutil.copy(rtl, work / rtl.name)
     shutil.copy(HARNESS, work / "fpga_harness.v")
     params = "" if tied is None else f"chparam -set TIED 1 -set TIE_OP {tied} crosslane_fpga_harness\n"
+    reads = "".join(f"read_verilog {rtl.name}\n" for rtl in files)
     script = (
-        f"read_verilog {rtl.name}\nread_verilog -DDUT={module} fpga_harness.v\n{params}"
+        f"{reads}read_verilog -DDUT={module} fpga_harness.v\n{params}"
         "synth_ecp5 -top crosslane_fpga_harness -json synth.json\ntee -o stat.txt stat\n"
     )
     (work / "synth.ys").write_text(script)

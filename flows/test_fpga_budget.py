@@ -31,9 +31,26 @@ def test_within_budget_passes_and_over_budget_is_named():
 def test_every_measured_configuration_has_a_budget():
     budget = json.loads(BUDGET.read_text())
     configs = fpga.DEFAULT_CONFIGS.split(",")
-    assert len(configs) == 7
+    assert len(configs) == 8
     for config in configs:
         assert set(budget[config]) == set(fpga.CELLS), config
+
+
+def test_the_input_stage_is_the_default_units_own_modules_in_a_wrapper():
+    files, module, tied = fpga.design("stage:input", fpga.RTL_DIR)
+    assert module == "crosslane_input_stage" and tied is None
+    assert [f.name for f in files] == ["crosslane_reduce.v", "input_stage.v"]
+    rtl, wrapper = (f.read_text() for f in files)
+    assert f"module {module} (" in wrapper
+    # Every module the wrapper instantiates is the generated unit's.
+    for sub in ("crosslane_reduce_op_decode", "crosslane_reduce_controls", "crosslane_reduce_leaf_key"):
+        assert sub in wrapper and f"module {sub}(" in rtl, sub
+    try:
+        fpga.design("stage:output", fpga.RTL_DIR)
+    except RuntimeError as e:
+        assert "no stage 'output' (have: input)" in str(e)
+    else:
+        raise AssertionError("an unknown stage must be refused")
 
 
 def test_the_tied_tree_ratio_is_measured():
