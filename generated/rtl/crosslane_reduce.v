@@ -1398,6 +1398,30 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     wire  l4_ctl_and_o;
     wire  l4_ctl_or_o;
     wire  l4_ctl_xor_o;
+    reg  [31:0] l4_ahead_0_l0_i;
+    reg  [31:0] l4_ahead_0_l1_i;
+    reg  [31:0] l4_ahead_0_r0_i;
+    reg  [31:0] l4_ahead_0_r1_i;
+    wire  l4_ahead_0_b_wins_o;
+    wire  l4_ahead_0_a_wins_o;
+    reg  [31:0] l4_ahead_1_l0_i;
+    reg  [31:0] l4_ahead_1_l1_i;
+    reg  [31:0] l4_ahead_1_r0_i;
+    reg  [31:0] l4_ahead_1_r1_i;
+    wire  l4_ahead_1_b_wins_o;
+    wire  l4_ahead_1_a_wins_o;
+    reg  [31:0] l4_ahead_2_l0_i;
+    reg  [31:0] l4_ahead_2_l1_i;
+    reg  [31:0] l4_ahead_2_r0_i;
+    reg  [31:0] l4_ahead_2_r1_i;
+    wire  l4_ahead_2_b_wins_o;
+    wire  l4_ahead_2_a_wins_o;
+    reg  [31:0] l4_ahead_3_l0_i;
+    reg  [31:0] l4_ahead_3_l1_i;
+    reg  [31:0] l4_ahead_3_r0_i;
+    reg  [31:0] l4_ahead_3_r1_i;
+    wire  l4_ahead_3_b_wins_o;
+    wire  l4_ahead_3_a_wins_o;
     reg  [31:0] l4_0_a_i;
     reg  [31:0] l4_0_b_i;
     reg  [63:0] l4_0_ma_i;
@@ -1481,6 +1505,18 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     wire  l5_ctl_and_o;
     wire  l5_ctl_or_o;
     wire  l5_ctl_xor_o;
+    reg  [31:0] l5_ahead_0_l0_i;
+    reg  [31:0] l5_ahead_0_l1_i;
+    reg  [31:0] l5_ahead_0_r0_i;
+    reg  [31:0] l5_ahead_0_r1_i;
+    wire  l5_ahead_0_b_wins_o;
+    wire  l5_ahead_0_a_wins_o;
+    reg  [31:0] l5_ahead_1_l0_i;
+    reg  [31:0] l5_ahead_1_l1_i;
+    reg  [31:0] l5_ahead_1_r0_i;
+    reg  [31:0] l5_ahead_1_r1_i;
+    wire  l5_ahead_1_b_wins_o;
+    wire  l5_ahead_1_a_wins_o;
     reg  [31:0] l5_0_a_i;
     reg  [31:0] l5_0_b_i;
     reg  [63:0] l5_0_ma_i;
@@ -1546,6 +1582,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     wire  out_ctl_has_mask_o;
     wire  out_ctl_vbool_fold_o;
     wire  out_ctl_predicated_o;
+    reg  [31:0] l6_ahead_l0_i;
+    reg  [31:0] l6_ahead_l1_i;
+    reg  [31:0] l6_ahead_r0_i;
+    reg  [31:0] l6_ahead_r1_i;
+    wire  l6_ahead_b_wins_o;
+    wire  l6_ahead_a_wins_o;
     reg  [31:0] l6_a_i;
     reg  [31:0] l6_b_i;
     reg  [63:0] l6_ma_i;
@@ -3308,6 +3350,38 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l4_ctl_or_o),
         .xor_o(l4_ctl_xor_o)
     );
+    crosslane_reduce_ahead_compare l4_ahead_0(
+        .l0_i(l4_ahead_0_l0_i),
+        .l1_i(l4_ahead_0_l1_i),
+        .r0_i(l4_ahead_0_r0_i),
+        .r1_i(l4_ahead_0_r1_i),
+        .b_wins_o(l4_ahead_0_b_wins_o),
+        .a_wins_o(l4_ahead_0_a_wins_o)
+    );
+    crosslane_reduce_ahead_compare l4_ahead_1(
+        .l0_i(l4_ahead_1_l0_i),
+        .l1_i(l4_ahead_1_l1_i),
+        .r0_i(l4_ahead_1_r0_i),
+        .r1_i(l4_ahead_1_r1_i),
+        .b_wins_o(l4_ahead_1_b_wins_o),
+        .a_wins_o(l4_ahead_1_a_wins_o)
+    );
+    crosslane_reduce_ahead_compare l4_ahead_2(
+        .l0_i(l4_ahead_2_l0_i),
+        .l1_i(l4_ahead_2_l1_i),
+        .r0_i(l4_ahead_2_r0_i),
+        .r1_i(l4_ahead_2_r1_i),
+        .b_wins_o(l4_ahead_2_b_wins_o),
+        .a_wins_o(l4_ahead_2_a_wins_o)
+    );
+    crosslane_reduce_ahead_compare l4_ahead_3(
+        .l0_i(l4_ahead_3_l0_i),
+        .l1_i(l4_ahead_3_l1_i),
+        .r0_i(l4_ahead_3_r0_i),
+        .r1_i(l4_ahead_3_r1_i),
+        .b_wins_o(l4_ahead_3_b_wins_o),
+        .a_wins_o(l4_ahead_3_a_wins_o)
+    );
     crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
         .a_i(l4_0_a_i),
         .b_i(l4_0_b_i),
@@ -3431,6 +3505,22 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l5_ctl_or_o),
         .xor_o(l5_ctl_xor_o)
     );
+    crosslane_reduce_ahead_compare l5_ahead_0(
+        .l0_i(l5_ahead_0_l0_i),
+        .l1_i(l5_ahead_0_l1_i),
+        .r0_i(l5_ahead_0_r0_i),
+        .r1_i(l5_ahead_0_r1_i),
+        .b_wins_o(l5_ahead_0_b_wins_o),
+        .a_wins_o(l5_ahead_0_a_wins_o)
+    );
+    crosslane_reduce_ahead_compare l5_ahead_1(
+        .l0_i(l5_ahead_1_l0_i),
+        .l1_i(l5_ahead_1_l1_i),
+        .r0_i(l5_ahead_1_r0_i),
+        .r1_i(l5_ahead_1_r1_i),
+        .b_wins_o(l5_ahead_1_b_wins_o),
+        .a_wins_o(l5_ahead_1_a_wins_o)
+    );
     crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
         .a_i(l5_0_a_i),
         .b_i(l5_0_b_i),
@@ -3521,6 +3611,14 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .has_mask_o(out_ctl_has_mask_o),
         .vbool_fold_o(out_ctl_vbool_fold_o),
         .predicated_o(out_ctl_predicated_o)
+    );
+    crosslane_reduce_ahead_compare l6_ahead(
+        .l0_i(l6_ahead_l0_i),
+        .l1_i(l6_ahead_l1_i),
+        .r0_i(l6_ahead_r0_i),
+        .r1_i(l6_ahead_r1_i),
+        .b_wins_o(l6_ahead_b_wins_o),
+        .a_wins_o(l6_ahead_a_wins_o)
     );
     crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
         .a_i(l6_a_i),
@@ -4442,8 +4540,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_0_and_i = l3_ctl_and_o;
         l3_0_or_i = l3_ctl_or_o;
         l3_0_xor_i = l3_ctl_xor_o;
-        l3_0_b_wins_i = no;
-        l3_0_a_wins_i = no;
         s3_val_0_d = l3_0_val_o;
         s3_mask_0_d = l3_0_mask_o;
         l3_1_a_i = s2_val_2_q;
@@ -4456,8 +4552,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_1_and_i = l3_ctl_and_o;
         l3_1_or_i = l3_ctl_or_o;
         l3_1_xor_i = l3_ctl_xor_o;
-        l3_1_b_wins_i = no;
-        l3_1_a_wins_i = no;
         s3_val_1_d = l3_1_val_o;
         s3_mask_1_d = l3_1_mask_o;
         l3_2_a_i = s2_val_4_q;
@@ -4470,8 +4564,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_2_and_i = l3_ctl_and_o;
         l3_2_or_i = l3_ctl_or_o;
         l3_2_xor_i = l3_ctl_xor_o;
-        l3_2_b_wins_i = no;
-        l3_2_a_wins_i = no;
         s3_val_2_d = l3_2_val_o;
         s3_mask_2_d = l3_2_mask_o;
         l3_3_a_i = s2_val_6_q;
@@ -4484,8 +4576,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_3_and_i = l3_ctl_and_o;
         l3_3_or_i = l3_ctl_or_o;
         l3_3_xor_i = l3_ctl_xor_o;
-        l3_3_b_wins_i = no;
-        l3_3_a_wins_i = no;
         s3_val_3_d = l3_3_val_o;
         s3_mask_3_d = l3_3_mask_o;
         l3_4_a_i = s2_val_8_q;
@@ -4498,8 +4588,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_4_and_i = l3_ctl_and_o;
         l3_4_or_i = l3_ctl_or_o;
         l3_4_xor_i = l3_ctl_xor_o;
-        l3_4_b_wins_i = no;
-        l3_4_a_wins_i = no;
         s3_val_4_d = l3_4_val_o;
         s3_mask_4_d = l3_4_mask_o;
         l3_5_a_i = s2_val_10_q;
@@ -4512,8 +4600,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_5_and_i = l3_ctl_and_o;
         l3_5_or_i = l3_ctl_or_o;
         l3_5_xor_i = l3_ctl_xor_o;
-        l3_5_b_wins_i = no;
-        l3_5_a_wins_i = no;
         s3_val_5_d = l3_5_val_o;
         s3_mask_5_d = l3_5_mask_o;
         l3_6_a_i = s2_val_12_q;
@@ -4526,8 +4612,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_6_and_i = l3_ctl_and_o;
         l3_6_or_i = l3_ctl_or_o;
         l3_6_xor_i = l3_ctl_xor_o;
-        l3_6_b_wins_i = no;
-        l3_6_a_wins_i = no;
         s3_val_6_d = l3_6_val_o;
         s3_mask_6_d = l3_6_mask_o;
         l3_7_a_i = s2_val_14_q;
@@ -4540,8 +4624,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_7_and_i = l3_ctl_and_o;
         l3_7_or_i = l3_ctl_or_o;
         l3_7_xor_i = l3_ctl_xor_o;
-        l3_7_b_wins_i = no;
-        l3_7_a_wins_i = no;
         s3_val_7_d = l3_7_val_o;
         s3_mask_7_d = l3_7_mask_o;
         s3_ctrl_d = s2_ctrl_q;
@@ -4557,8 +4639,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l4_0_and_i = l4_ctl_and_o;
         l4_0_or_i = l4_ctl_or_o;
         l4_0_xor_i = l4_ctl_xor_o;
-        l4_0_b_wins_i = no;
-        l4_0_a_wins_i = no;
         s4_val_0_d = l4_0_val_o;
         s4_mask_0_d = l4_0_mask_o;
         l4_1_a_i = s3_val_2_q;
@@ -4571,8 +4651,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l4_1_and_i = l4_ctl_and_o;
         l4_1_or_i = l4_ctl_or_o;
         l4_1_xor_i = l4_ctl_xor_o;
-        l4_1_b_wins_i = no;
-        l4_1_a_wins_i = no;
         s4_val_1_d = l4_1_val_o;
         s4_mask_1_d = l4_1_mask_o;
         l4_2_a_i = s3_val_4_q;
@@ -4585,8 +4663,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l4_2_and_i = l4_ctl_and_o;
         l4_2_or_i = l4_ctl_or_o;
         l4_2_xor_i = l4_ctl_xor_o;
-        l4_2_b_wins_i = no;
-        l4_2_a_wins_i = no;
         s4_val_2_d = l4_2_val_o;
         s4_mask_2_d = l4_2_mask_o;
         l4_3_a_i = s3_val_6_q;
@@ -4599,8 +4675,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l4_3_and_i = l4_ctl_and_o;
         l4_3_or_i = l4_ctl_or_o;
         l4_3_xor_i = l4_ctl_xor_o;
-        l4_3_b_wins_i = no;
-        l4_3_a_wins_i = no;
         s4_val_3_d = l4_3_val_o;
         s4_mask_3_d = l4_3_mask_o;
         s4_ctrl_d = s3_ctrl_q;
@@ -4616,8 +4690,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l5_0_and_i = l5_ctl_and_o;
         l5_0_or_i = l5_ctl_or_o;
         l5_0_xor_i = l5_ctl_xor_o;
-        l5_0_b_wins_i = no;
-        l5_0_a_wins_i = no;
         s5_val_0_d = l5_0_val_o;
         s5_mask_0_d = l5_0_mask_o;
         l5_1_a_i = s4_val_2_q;
@@ -4630,12 +4702,66 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l5_1_and_i = l5_ctl_and_o;
         l5_1_or_i = l5_ctl_or_o;
         l5_1_xor_i = l5_ctl_xor_o;
-        l5_1_b_wins_i = no;
-        l5_1_a_wins_i = no;
         s5_val_1_d = l5_1_val_o;
         s5_mask_1_d = l5_1_mask_o;
         s5_ctrl_d = s4_ctrl_q;
         s5_valid_d = s4_valid_q & rst_ni;
+        l3_0_b_wins_i = no;
+        l3_0_a_wins_i = no;
+        l3_1_b_wins_i = no;
+        l3_1_a_wins_i = no;
+        l3_2_b_wins_i = no;
+        l3_2_a_wins_i = no;
+        l3_3_b_wins_i = no;
+        l3_3_a_wins_i = no;
+        l3_4_b_wins_i = no;
+        l3_4_a_wins_i = no;
+        l3_5_b_wins_i = no;
+        l3_5_a_wins_i = no;
+        l3_6_b_wins_i = no;
+        l3_6_a_wins_i = no;
+        l3_7_b_wins_i = no;
+        l3_7_a_wins_i = no;
+        l4_ahead_0_l0_i = s2_val_0_q;
+        l4_ahead_0_l1_i = s2_val_1_q;
+        l4_ahead_0_r0_i = s2_val_2_q;
+        l4_ahead_0_r1_i = s2_val_3_q;
+        l4_0_b_wins_i = l4_ahead_0_b_wins_o;
+        l4_0_a_wins_i = l4_ahead_0_a_wins_o;
+        l4_ahead_1_l0_i = s2_val_4_q;
+        l4_ahead_1_l1_i = s2_val_5_q;
+        l4_ahead_1_r0_i = s2_val_6_q;
+        l4_ahead_1_r1_i = s2_val_7_q;
+        l4_1_b_wins_i = l4_ahead_1_b_wins_o;
+        l4_1_a_wins_i = l4_ahead_1_a_wins_o;
+        l4_ahead_2_l0_i = s2_val_8_q;
+        l4_ahead_2_l1_i = s2_val_9_q;
+        l4_ahead_2_r0_i = s2_val_10_q;
+        l4_ahead_2_r1_i = s2_val_11_q;
+        l4_2_b_wins_i = l4_ahead_2_b_wins_o;
+        l4_2_a_wins_i = l4_ahead_2_a_wins_o;
+        l4_ahead_3_l0_i = s2_val_12_q;
+        l4_ahead_3_l1_i = s2_val_13_q;
+        l4_ahead_3_r0_i = s2_val_14_q;
+        l4_ahead_3_r1_i = s2_val_15_q;
+        l4_3_b_wins_i = l4_ahead_3_b_wins_o;
+        l4_3_a_wins_i = l4_ahead_3_a_wins_o;
+        l5_ahead_0_l0_i = s3_val_0_q;
+        l5_ahead_0_l1_i = s3_val_1_q;
+        l5_ahead_0_r0_i = s3_val_2_q;
+        l5_ahead_0_r1_i = s3_val_3_q;
+        l5_0_b_wins_i = l5_ahead_0_b_wins_o;
+        l5_0_a_wins_i = l5_ahead_0_a_wins_o;
+        l5_ahead_1_l0_i = s3_val_4_q;
+        l5_ahead_1_l1_i = s3_val_5_q;
+        l5_ahead_1_r0_i = s3_val_6_q;
+        l5_ahead_1_r1_i = s3_val_7_q;
+        l5_1_b_wins_i = l5_ahead_1_b_wins_o;
+        l5_1_a_wins_i = l5_ahead_1_a_wins_o;
+        l6_ahead_l0_i = s4_val_0_q;
+        l6_ahead_l1_i = s4_val_1_q;
+        l6_ahead_r0_i = s4_val_2_q;
+        l6_ahead_r1_i = s4_val_3_q;
         out_ctl_ctrl_i = s5_ctrl_q[(32'h0)+:(17)];
         l6_ctl_ctrl_i = s5_ctrl_q;
         l6_a_i = s5_val_0_q;
@@ -4648,8 +4774,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l6_and_i = l6_ctl_and_o;
         l6_or_i = l6_ctl_or_o;
         l6_xor_i = l6_ctl_xor_o;
-        l6_b_wins_i = no;
-        l6_a_wins_i = no;
+        l6_b_wins_i = l6_ahead_b_wins_o;
+        l6_a_wins_i = l6_ahead_a_wins_o;
         format_root_i = l6_val_o;
         format_none_i = ~|(s5_val_0_q | s5_val_1_q);
         format_mask_i = l6_mask_o;
@@ -5259,6 +5385,31 @@ module crosslane_reduce_window_compare(key_i,pairs_i,b_wins_o,a_wins_o);
     end
     
 endmodule // crosslane_reduce_window_compare
+
+module crosslane_reduce_ahead_compare(l0_i,l1_i,r0_i,r1_i,b_wins_o,a_wins_o);
+    
+    // Module arguments
+    input wire  [31:0] l0_i;
+    input wire  [31:0] l1_i;
+    input wire  [31:0] r0_i;
+    input wire  [31:0] r1_i;
+    output reg  b_wins_o;
+    output reg  a_wins_o;
+    
+    // Constant declarations
+    localparam  used = 1'b0;
+    
+    // Update code
+    always @(*) begin
+        b_wins_o = 1'b0;
+        a_wins_o = 1'b0;
+        if (used) begin
+            b_wins_o = ((r0_i > l0_i) & (r0_i > l1_i)) | ((r1_i > l0_i) & (r1_i > l1_i));
+            a_wins_o = ((l0_i > r0_i) & (l0_i > r1_i)) | ((l1_i > r0_i) & (l1_i > r1_i));
+        end
+    end
+    
+endmodule // crosslane_reduce_ahead_compare
 
 module crosslane_reduce_leaf_key(win_i,vb_i,b8_i,w32_i,k_and_i,sext_i,sflip_i,minimum_i,num_i,vbool_fold_i,predicated_i,key_o,act_o);
     

@@ -68,3 +68,56 @@ impl Logic for WindowCompare {
         }
     }
 }
+
+/// A node's compare made one level ahead, from its four grandchildren (the
+/// values two levels below it) rather than from its children, so that it
+/// runs beside the level below instead of after it: the larger of the right
+/// pair beats the larger of the left pair exactly when one of the right pair
+/// beats both of the left pair, and the other way round. Keys are compared
+/// in full (32 bits: the grandchildren of levels 4 to 6). A configuration
+/// uses it at a level whose children have no register before the node
+/// ([`crate::Config::compare_ahead`]), where the compare would otherwise
+/// wait for the level below's own compare and select in the same stage;
+/// elsewhere it is built unused (`used` clear: both outputs 0) and the node
+/// compares its children.
+#[derive(LogicBlock)]
+pub struct AheadCompare {
+    /// The left child's children; the right child's children.
+    pub l0_i: Signal<In, Bits<32>>,
+    pub l1_i: Signal<In, Bits<32>>,
+    pub r0_i: Signal<In, Bits<32>>,
+    pub r1_i: Signal<In, Bits<32>>,
+    /// The right child beats the left child; the left beats the right.
+    pub b_wins_o: Signal<Out, Bit>,
+    pub a_wins_o: Signal<Out, Bit>,
+    used: Constant<Bit>,
+}
+
+impl AheadCompare {
+    /// The compare, `used` by its node or not.
+    pub fn new(used: bool) -> Self {
+        Self {
+            l0_i: Default::default(),
+            l1_i: Default::default(),
+            r0_i: Default::default(),
+            r1_i: Default::default(),
+            b_wins_o: Default::default(),
+            a_wins_o: Default::default(),
+            used: Constant::new(used),
+        }
+    }
+}
+
+impl Logic for AheadCompare {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.b_wins_o.next = false;
+        self.a_wins_o.next = false;
+        if self.used.val() {
+            self.b_wins_o.next = ((self.r0_i.val() > self.l0_i.val()) & (self.r0_i.val() > self.l1_i.val()))
+                | ((self.r1_i.val() > self.l0_i.val()) & (self.r1_i.val() > self.l1_i.val()));
+            self.a_wins_o.next = ((self.l0_i.val() > self.r0_i.val()) & (self.l0_i.val() > self.r1_i.val()))
+                | ((self.l1_i.val() > self.r0_i.val()) & (self.l1_i.val() > self.r1_i.val()));
+        }
+    }
+}

@@ -5,6 +5,8 @@
 //! - [`leaf::LeafKey`]: one 32-bit window of the vector to its lane keys;
 //! - [`node::TreeNode`]: one node of the log-step tree, at a given level;
 //! - [`compare::WindowCompare`]: level 2's compare, from a window's keys;
+//! - [`compare::AheadCompare`]: a node's compare from its grandchildren, one
+//!   level ahead (levels 4 to 6 of the configurations with fewer registers);
 //! - [`format::ResultFormat`]: the root to `result_o` / `mask_o`;
 //! - [`pipe::Pipe`]: a pipeline boundary, a register or a wire by configuration;
 //! - [`unit::CrosslaneReduce`]: the top, registers and wiring.
@@ -56,6 +58,16 @@ impl Config {
     /// output register.
     pub const fn registered_after(self, level: usize) -> bool {
         level >= 2 && level <= LEVELS && (LEVELS - level).is_multiple_of(self.every)
+    }
+
+    /// Does level `level` take its compare from its grandchildren
+    /// ([`compare::AheadCompare`]) rather than from its children? At levels 4
+    /// to 6 when there is no register after the level below, so that the
+    /// compare does not wait in the same stage for the level below's own
+    /// compare and select. Never in the default configuration, whose levels
+    /// each have a stage.
+    pub const fn compare_ahead(self, level: usize) -> bool {
+        level >= 4 && level <= LEVELS && !self.registered_after(level - 1)
     }
 
     /// Register stages from input to output: an input sampled at rising edge
@@ -118,6 +130,11 @@ mod tests {
         assert_eq!(Config { every: 3 }.latency(), 3);
         assert!(Config { every: 3 }.registered_after(3) && !Config { every: 3 }.registered_after(2));
         assert!(Config { every: 2 }.registered_after(2) && Config { every: 2 }.registered_after(4));
+        // Levels compared ahead: those whose children share their stage.
+        let ahead = |c: Config| (1..=LEVELS).filter(|&l| c.compare_ahead(l)).collect::<Vec<_>>();
+        assert_eq!(ahead(Config { every: 1 }), Vec::<usize>::new());
+        assert_eq!(ahead(Config { every: 2 }), vec![4, 6]);
+        assert_eq!(ahead(Config { every: 3 }), vec![5, 6]);
         for c in Config::ALL {
             assert!(c.registered_after(6), "the output register");
             assert_eq!(Config::from_name(&c.module()), Some(c));

@@ -43,8 +43,8 @@ pub struct TreeNode {
     pub and_i: Signal<In, Bit>,
     pub or_i: Signal<In, Bit>,
     pub xor_i: Signal<In, Bit>,
-    /// Level 2's compare, made from the keys ([`crate::compare::WindowCompare`]):
-    /// b beats a, a beats b. Other levels compare their children.
+    /// The compare when given (see [`TreeNode::with_compare_given`]): b beats
+    /// a, a beats b. Otherwise the node compares its children.
     pub b_wins_i: Signal<In, Bit>,
     pub a_wins_i: Signal<In, Bit>,
     pub val_o: Signal<Out, Bits<32>>,
@@ -62,7 +62,7 @@ pub struct TreeNode {
     /// The value of every operator but max; the larger key.
     other: Signal<Local, Bits<32>>,
     winner: Signal<Local, Bits<32>>,
-    // The level: the compare given (level 2), the child width in bits and in slots.
+    // The level: the compare given, the child width in bits and in slots.
     given_compare: Constant<Bit>,
     child_bits: Constant<Bits<32>>,
     child_slots: Constant<Bits<64>>,
@@ -74,8 +74,17 @@ pub struct TreeNode {
 }
 
 impl TreeNode {
-    /// A node at `level` (1 = byte pairs … 6 = the root).
+    /// A node at `level` (1 = byte pairs … 6 = the root) that compares its
+    /// children, or at level 2 takes the compare made from the keys.
     pub fn new(level: usize) -> Self {
+        Self::with_compare_given(level, level == 2)
+    }
+
+    /// A node at `level` that takes its compare from `b_wins_i` / `a_wins_i`
+    /// when `given` (level 2's from the keys, [`crate::compare::WindowCompare`];
+    /// levels 4 to 6 where the configuration compares ahead,
+    /// [`crate::compare::AheadCompare`]), else compares its children.
+    pub fn with_compare_given(level: usize, given: bool) -> Self {
         assert!((1..=crate::LEVELS).contains(&level), "tree level {level}");
         // The bits a value can have at this level: 9 at level 1 (a sum of
         // two bytes), 17 at level 2 (of two 16-bit lanes; 32-bit lanes are
@@ -111,7 +120,7 @@ impl TreeNode {
             m_pass: Default::default(),
             other: Default::default(),
             winner: Default::default(),
-            given_compare: Constant::new(level == 2),
+            given_compare: Constant::new(given),
             child_bits: c32(child_bits),
             child_slots: Constant::new((1u64 << (level - 1)).into()),
             live: c32(live),

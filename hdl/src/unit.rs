@@ -12,6 +12,11 @@
 //! | `s3_*` … `s5_*` | levels 3 … 5 | when `every` divides 6 − level |
 //! | `out_*` | level 6 (the root) through [`ResultFormat`] | always (the output register) |
 //!
+//! Levels 4 to 6 whose level below has no register take their compare from
+//! their grandchildren ([`AheadCompare`], [`Config::compare_ahead`]), beside
+//! the level below rather than after it; in the default configuration every
+//! level compares its children.
+//!
 //! The op is decoded once, before the input register, and the leaf keys are
 //! made from the ports with it (`in_ctl`): the input register holds the keys
 //! (512 bits, as many as the vector) and the lanes' active bits (64, as many
@@ -32,7 +37,7 @@
 //! Worked example: `op_i` = rbmax_nx16 (`0x061`), lanes 3 and 9 = 5, the
 //! rest 0 → L clocks later `result_o` = `0x0005`, `mask_o` = `0x208`.
 
-use crate::compare::WindowCompare;
+use crate::compare::{AheadCompare, WindowCompare};
 use crate::decode::{Controls, NodeControls, OpDecode, CONTROL_BITS, OP_CONTROL_BITS};
 use crate::format::ResultFormat;
 use crate::leaf::LeafKey;
@@ -86,15 +91,17 @@ pub struct CrosslaneReduce {
     s3_mask: [Pipe<Bits<64>>; 8],
     s3_ctrl: Pipe<Bits<CONTROL_BITS>>,
     s3_valid: Pipe<Bit>,
-    // Level 4.
+    // Level 4, and its compare from level 2's values where compared ahead.
     l4_ctl: NodeControls,
+    l4_ahead: [AheadCompare; 4],
     l4: [TreeNode; 4],
     s4_val: [Pipe<Bits<32>>; 4],
     s4_mask: [Pipe<Bits<64>>; 4],
     s4_ctrl: Pipe<Bits<CONTROL_BITS>>,
     s4_valid: Pipe<Bit>,
-    // Level 5.
+    // Level 5 (its compare ahead from level 3's values).
     l5_ctl: NodeControls,
+    l5_ahead: [AheadCompare; 2],
     l5: [TreeNode; 2],
     s5_val: [Pipe<Bits<32>>; 2],
     s5_mask: [Pipe<Bits<64>>; 2],
@@ -103,6 +110,7 @@ pub struct CrosslaneReduce {
     // Level 6, the result and the output register.
     l6_ctl: NodeControls,
     out_ctl: Controls,
+    l6_ahead: AheadCompare,
     l6: TreeNode,
     format: ResultFormat,
     out_result: Pipe<Bits<32>>,
@@ -118,6 +126,8 @@ impl CrosslaneReduce {
     /// The unit with the registers of `config`.
     pub fn new(config: Config) -> Self {
         let reg = |level: usize| config.registered_after(level);
+        let ahead = |level: usize| config.compare_ahead(level);
+        let node = |level: usize| TreeNode::with_compare_given(level, ahead(level));
         Self {
             clk_i: Default::default(),
             rst_ni: Default::default(),
@@ -151,20 +161,23 @@ impl CrosslaneReduce {
             s3_ctrl: Pipe::new(reg(3)),
             s3_valid: Pipe::with_init(reg(3)),
             l4_ctl: NodeControls::new(4),
-            l4: array_init::array_init(|_| TreeNode::new(4)),
+            l4_ahead: array_init::array_init(|_| AheadCompare::new(ahead(4))),
+            l4: array_init::array_init(|_| node(4)),
             s4_val: array_init::array_init(|_| Pipe::new(reg(4))),
             s4_mask: array_init::array_init(|_| Pipe::new(reg(4))),
             s4_ctrl: Pipe::new(reg(4)),
             s4_valid: Pipe::with_init(reg(4)),
             l5_ctl: NodeControls::new(5),
-            l5: array_init::array_init(|_| TreeNode::new(5)),
+            l5_ahead: array_init::array_init(|_| AheadCompare::new(ahead(5))),
+            l5: array_init::array_init(|_| node(5)),
             s5_val: array_init::array_init(|_| Pipe::new(reg(5))),
             s5_mask: array_init::array_init(|_| Pipe::new(reg(5))),
             s5_ctrl: Pipe::new(reg(5)),
             s5_valid: Pipe::with_init(reg(5)),
             l6_ctl: NodeControls::new(6),
             out_ctl: Default::default(),
-            l6: TreeNode::new(6),
+            l6_ahead: AheadCompare::new(ahead(6)),
+            l6: node(6),
             format: Default::default(),
             out_result: Pipe::new(true),
             out_mask: Pipe::new(true),
@@ -278,8 +291,6 @@ macro_rules! crosslane_reduce_update {
                         self.$node[j].and_i.next = self.$dec.and_o.val();
                         self.$node[j].or_i.next = self.$dec.or_o.val();
                         self.$node[j].xor_i.next = self.$dec.xor_o.val();
-                        self.$node[j].b_wins_i.next = self.no.val();
-                        self.$node[j].a_wins_i.next = self.no.val();
                         self.$dv[j].clock.next = self.clk_i.val();
                         self.$dm[j].clock.next = self.clk_i.val();
                         self.$dv[j].d.next = self.$node[j].val_o.val();
@@ -290,6 +301,34 @@ macro_rules! crosslane_reduce_update {
                     self.$dop.d.next = self.$sop.q.val();
                     self.$dok.d.next = self.$sok.q.val() & self.rst_ni.val();
                 )*
+
+                // The compares: level 3 compares its children; levels 4 to 6 take
+                // theirs from their grandchildren (used where the configuration
+                // compares ahead, else ignored).
+                for j in 0..8 {
+                    self.l3[j].b_wins_i.next = self.no.val();
+                    self.l3[j].a_wins_i.next = self.no.val();
+                }
+                for k in 0..4 {
+                    self.l4_ahead[k].l0_i.next = self.s2_val[4 * k].q.val();
+                    self.l4_ahead[k].l1_i.next = self.s2_val[4 * k + 1].q.val();
+                    self.l4_ahead[k].r0_i.next = self.s2_val[4 * k + 2].q.val();
+                    self.l4_ahead[k].r1_i.next = self.s2_val[4 * k + 3].q.val();
+                    self.l4[k].b_wins_i.next = self.l4_ahead[k].b_wins_o.val();
+                    self.l4[k].a_wins_i.next = self.l4_ahead[k].a_wins_o.val();
+                }
+                for k in 0..2 {
+                    self.l5_ahead[k].l0_i.next = self.s3_val[4 * k].q.val();
+                    self.l5_ahead[k].l1_i.next = self.s3_val[4 * k + 1].q.val();
+                    self.l5_ahead[k].r0_i.next = self.s3_val[4 * k + 2].q.val();
+                    self.l5_ahead[k].r1_i.next = self.s3_val[4 * k + 3].q.val();
+                    self.l5[k].b_wins_i.next = self.l5_ahead[k].b_wins_o.val();
+                    self.l5[k].a_wins_i.next = self.l5_ahead[k].a_wins_o.val();
+                }
+                self.l6_ahead.l0_i.next = self.s4_val[0].q.val();
+                self.l6_ahead.l1_i.next = self.s4_val[1].q.val();
+                self.l6_ahead.r0_i.next = self.s4_val[2].q.val();
+                self.l6_ahead.r1_i.next = self.s4_val[3].q.val();
 
                 // Level 6, the result and the output register.
                 self.out_ctl.ctrl_i.next = self.s5_ctrl.q.val().get_bits::<17>(0);
@@ -304,8 +343,8 @@ macro_rules! crosslane_reduce_update {
                 self.l6.and_i.next = self.l6_ctl.and_o.val();
                 self.l6.or_i.next = self.l6_ctl.or_o.val();
                 self.l6.xor_i.next = self.l6_ctl.xor_o.val();
-                self.l6.b_wins_i.next = self.no.val();
-                self.l6.a_wins_i.next = self.no.val();
+                self.l6.b_wins_i.next = self.l6_ahead.b_wins_o.val();
+                self.l6.a_wins_i.next = self.l6_ahead.a_wins_o.val();
                 self.format.root_i.next = self.l6.val_o.val();
                 // No number: the root's children are both 0 (level 6 compares keys).
                 self.format.none_i.next = !(self.s5_val[0].q.val() | self.s5_val[1].q.val()).any();

@@ -9,7 +9,7 @@
 //! fails the test.
 
 use crosslane_golden::{Family, Fold, Form, Op, Vec512};
-use crosslane_hdl::compare::WindowCompare;
+use crosslane_hdl::compare::{AheadCompare, WindowCompare};
 use crosslane_hdl::decode::{
     node_control_bit, Control, Controls, NodeControls, OpDecode, CONTROL_BITS, CONTROL_NAMES, NODE_CONTROL_NAMES,
     OP_CONTROL_BITS,
@@ -385,6 +385,88 @@ fn window_compare_is_level_2_compare_of_level_1_results() {
         assert_eq!(cmp.b_wins_o.val(), b > a, "{row}: b wins");
         assert_eq!(cmp.a_wins_o.val(), a > b, "{row}: a wins");
     }
+}
+
+/// A node given its compare (levels 4 to 6 compared ahead) selects and masks
+/// by the compare given, not by its children: told that the smaller child
+/// wins, it returns the smaller one.
+#[test]
+fn tree_nodes_given_their_compare_follow_it() {
+    for level in 4..=LEVELS {
+        let mut node = TreeNode::with_compare_given(level, true);
+        node.connect_all();
+        node.max_i.next = true;
+        node.a_i.next = 7u64.into();
+        node.b_i.next = 9u64.into();
+        node.ma_i.next = 1u64.into();
+        node.mb_i.next = 1u64.into();
+        let slots = 1u64 << (level - 1);
+        for (b_wins, a_wins, val, mask) in
+            [(true, false, 9, 1 << slots), (false, true, 7, 1), (false, false, 7, 1 | 1 << slots)]
+        {
+            node.b_wins_i.next = b_wins;
+            node.a_wins_i.next = a_wins;
+            settle(&mut node);
+            let row = format!("level {level} given b_wins {b_wins} a_wins {a_wins}");
+            assert_eq!(node.val_o.val().to_u64(), val, "{row}");
+            assert_eq!(node.mask_o.val().to_u64(), mask, "{row}");
+        }
+    }
+}
+
+// ---- a compare one level ahead ----
+
+#[test]
+fn ahead_compare_synthesizes() {
+    synthesizes("crosslane_ahead_compare", AheadCompare::new(true), &["b_wins_o", "a_wins_o", "used"]);
+}
+
+/// From the four grandchildren, both outcomes of the compare the node would
+/// make of its children, the larger of each pair (ties neither): what a
+/// level below that kept the larger key would hand it. Unused, both 0.
+#[test]
+fn ahead_compare_is_the_compare_of_the_larger_of_each_pair() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut used = AheadCompare::new(true);
+    let mut unused = AheadCompare::new(false);
+    used.connect_all();
+    unused.connect_all();
+    let (mut b_won, mut a_won, mut tied) = (0, 0, 0);
+    for _ in 0..4000 {
+        // Corner-heavy keys, often equal across or within the pairs.
+        let pick = |rng: &mut ChaCha8Rng| -> u64 {
+            match rng.gen_range(0..5) {
+                0 => 0,
+                1 => 0xffff_ffff,
+                2 => 0x8000_0000,
+                3 => rng.gen_range(0..4),
+                _ => rng.gen::<u32>() as u64,
+            }
+        };
+        let mut g = [pick(&mut rng), pick(&mut rng), pick(&mut rng), pick(&mut rng)];
+        if rng.gen_bool(0.4) {
+            g[rng.gen_range(0..4)] = g[rng.gen_range(0..4)];
+        }
+        for uut in [&mut used, &mut unused] {
+            uut.l0_i.next = g[0].into();
+            uut.l1_i.next = g[1].into();
+            uut.r0_i.next = g[2].into();
+            uut.r1_i.next = g[3].into();
+            settle(uut);
+        }
+        let (a, b) = (g[0].max(g[1]), g[2].max(g[3]));
+        let row = format!("grandchildren {g:#x?}");
+        assert_eq!(used.b_wins_o.val(), b > a, "{row}: b wins");
+        assert_eq!(used.a_wins_o.val(), a > b, "{row}: a wins");
+        assert!(!unused.b_wins_o.val() && !unused.a_wins_o.val(), "{row}: unused");
+        match a.cmp(&b) {
+            std::cmp::Ordering::Less => b_won += 1,
+            std::cmp::Ordering::Greater => a_won += 1,
+            std::cmp::Ordering::Equal => tied += 1,
+        }
+    }
+    // Every outcome was checked, ties included.
+    assert!(b_won > 500 && a_won > 500 && tied > 100, "{b_won} {a_won} {tied}");
 }
 
 // ---- result format ----

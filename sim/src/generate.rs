@@ -95,7 +95,7 @@ fn verilog_header(config: Config) -> String {
 
 /// The module name of a folded group of rust-hdl's per-instance modules:
 /// `<top>_<component>`, the component read from the instance path (`in_dec`
-/// → `op_decode`, `in_ctl` → `controls`, `l3_ctl` → `node_controls`, `l2_cmp` → `window_compare`, `leaf` → `leaf_key`, `l3` → `tree_node`, `format` →
+/// → `op_decode`, `in_ctl` → `controls`, `l3_ctl` → `node_controls`, `l2_cmp` → `window_compare`, `l4_ahead` → `ahead_compare`, `leaf` → `leaf_key`, `l3` → `tree_node`, `format` →
 /// `result_format`) or, for pipeline boundaries, `reg<width>` / `wire<width>`.
 fn component_name(top: &str, first: &str, text: &str) -> String {
     let path = first.strip_prefix(&format!("{top}$")).unwrap_or(first);
@@ -109,6 +109,8 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
         "controls".to_string()
     } else if last.ends_with("_cmp") {
         "window_compare".to_string()
+    } else if last.ends_with("_ahead") {
+        "ahead_compare".to_string()
     } else if last == "leaf" {
         "leaf_key".to_string()
     } else if is_level(last) {
