@@ -198,9 +198,13 @@ impl Default for CrosslaneReduce {
 /// The update function. The level rows are written out by the macro
 /// (rust-hdl's `#[hdl_gen]` needs literal field names): (controls, nodes,
 /// node count, source values, source masks, destination values, masks,
-/// control word, valid, source control word, source valid).
+/// control word, valid, source control word, source valid); then the levels
+/// whose nodes can take their compare from an [`AheadCompare`] array (the
+/// compares, nodes, node count, grandchildren's values). Level 6, one node,
+/// is wired by hand.
 macro_rules! crosslane_reduce_update {
-    ($(($dec:ident, $node:ident, $n:tt, $sv:ident, $sm:ident, $dv:ident, $dm:ident, $dop:ident, $dok:ident, $sop:ident, $sok:ident)),*) => {
+    ($(($dec:ident, $node:ident, $n:tt, $sv:ident, $sm:ident, $dv:ident, $dm:ident, $dop:ident, $dok:ident, $sop:ident, $sok:ident)),*;
+     $(($ahead:ident, $anode:ident, $an:tt, $gv:ident)),*) => {
         impl Logic for CrosslaneReduce {
             #[hdl_gen]
             fn update(&mut self) {
@@ -309,22 +313,16 @@ macro_rules! crosslane_reduce_update {
                     self.l3[j].b_wins_i.next = self.no.val();
                     self.l3[j].a_wins_i.next = self.no.val();
                 }
-                for k in 0..4 {
-                    self.l4_ahead[k].l0_i.next = self.s2_val[4 * k].q.val();
-                    self.l4_ahead[k].l1_i.next = self.s2_val[4 * k + 1].q.val();
-                    self.l4_ahead[k].r0_i.next = self.s2_val[4 * k + 2].q.val();
-                    self.l4_ahead[k].r1_i.next = self.s2_val[4 * k + 3].q.val();
-                    self.l4[k].b_wins_i.next = self.l4_ahead[k].b_wins_o.val();
-                    self.l4[k].a_wins_i.next = self.l4_ahead[k].a_wins_o.val();
-                }
-                for k in 0..2 {
-                    self.l5_ahead[k].l0_i.next = self.s3_val[4 * k].q.val();
-                    self.l5_ahead[k].l1_i.next = self.s3_val[4 * k + 1].q.val();
-                    self.l5_ahead[k].r0_i.next = self.s3_val[4 * k + 2].q.val();
-                    self.l5_ahead[k].r1_i.next = self.s3_val[4 * k + 3].q.val();
-                    self.l5[k].b_wins_i.next = self.l5_ahead[k].b_wins_o.val();
-                    self.l5[k].a_wins_i.next = self.l5_ahead[k].a_wins_o.val();
-                }
+                $(
+                    for k in 0..$an {
+                        self.$ahead[k].l0_i.next = self.$gv[4 * k].q.val();
+                        self.$ahead[k].l1_i.next = self.$gv[4 * k + 1].q.val();
+                        self.$ahead[k].r0_i.next = self.$gv[4 * k + 2].q.val();
+                        self.$ahead[k].r1_i.next = self.$gv[4 * k + 3].q.val();
+                        self.$anode[k].b_wins_i.next = self.$ahead[k].b_wins_o.val();
+                        self.$anode[k].a_wins_i.next = self.$ahead[k].a_wins_o.val();
+                    }
+                )*
                 self.l6_ahead.l0_i.next = self.s4_val[0].q.val();
                 self.l6_ahead.l1_i.next = self.s4_val[1].q.val();
                 self.l6_ahead.r0_i.next = self.s4_val[2].q.val();
@@ -378,5 +376,7 @@ macro_rules! crosslane_reduce_update {
 crosslane_reduce_update!(
     (l3_ctl, l3, 8, s2_val, s2_mask, s3_val, s3_mask, s3_ctrl, s3_valid, s2_ctrl, s2_valid),
     (l4_ctl, l4, 4, s3_val, s3_mask, s4_val, s4_mask, s4_ctrl, s4_valid, s3_ctrl, s3_valid),
-    (l5_ctl, l5, 2, s4_val, s4_mask, s5_val, s5_mask, s5_ctrl, s5_valid, s4_ctrl, s4_valid)
+    (l5_ctl, l5, 2, s4_val, s4_mask, s5_val, s5_mask, s5_ctrl, s5_valid, s4_ctrl, s4_valid);
+    (l4_ahead, l4, 4, s2_val),
+    (l5_ahead, l5, 2, s3_val)
 );
