@@ -207,10 +207,11 @@ def main():
     rtl_dir = pathlib.Path(args.rtl_dir).resolve()
 
     def one(config):
-        row = synthesize(config, rtl_dir, work / config.replace(":", "-"))
+        folder = work / config.replace(":", "-")
+        row = synthesize(config, rtl_dir, folder)
         print(f"fpga: {config}: synthesized in {row['synth_seconds']} s", file=sys.stderr)
         if args.pnr:
-            place_and_route(row, work / config.replace(":", "-"), args.seeds)
+            place_and_route(row, folder, args.seeds)
             print(f"fpga: {config}: placed and routed in {row['pnr_seconds']} s", file=sys.stderr)
         return row
 
