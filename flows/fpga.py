@@ -13,7 +13,10 @@ crosslane_reduce_everyK.v), op_i from the harness; "everyK:OP" is that unit
 with op_i tied to OP (constants folded through); "handwritten:radd_nx16" is
 flows/ref_radd_nx16.v, a hand-written tree to compare the op-tied unit with;
 "stage:input" is flows/input_stage.v, the default unit's input stage alone
-(op decoder, leaf keys, input register), an upper bound on the unit's Fmax.
+(op decoder, leaf keys, input register), an upper bound on the unit's Fmax;
+"stage:level3" is flows/level_stage.v, one tree level in a stage of its own
+(the s2 register, level 3's 8 nodes, the s3 register), an upper bound on
+the Fmax of any configuration made of these nodes.
 Figures include the harness's own flip-flops (at most 586 + 8; the unused
 tail of its shift register is trimmed). With --budget, exit 1 when a
 configuration uses more LUT4, CCU2C or flip-flops than its budget allows (a
@@ -39,12 +42,15 @@ RTL_DIR = ROOT / "generated" / "rtl"
 HARNESS = HERE / "fpga_harness.v"
 HANDWRITTEN = {"radd_nx16": HERE / "ref_radd_nx16.v"}
 # Stages of the default configuration alone (their module, their wrapper).
-STAGES = {"input": ("crosslane_input_stage", HERE / "input_stage.v")}
+STAGES = {
+    "input": ("crosslane_input_stage", HERE / "input_stage.v"),
+    "level3": ("crosslane_level_stage", HERE / "level_stage.v"),
+}
 EVERY = [1, 2, 3]
 # The slowest synthesis (every3) first, so two jobs finish together.
 DEFAULT_CONFIGS = (
     "every3,every1,every2,every1:radd_nx16,every1:rmax_nx16,every1:rmaxnum_n_2xf32,handwritten:radd_nx16,"
-    "stage:input"
+    "stage:input,stage:level3"
 )
 DEVICE = ["--85k", "--package", "CABGA381"]
 TARGET_MHZ = 150

@@ -31,7 +31,7 @@ def test_within_budget_passes_and_over_budget_is_named():
 def test_every_measured_configuration_has_a_budget():
     budget = json.loads(BUDGET.read_text())
     configs = fpga.DEFAULT_CONFIGS.split(",")
-    assert len(configs) == 8
+    assert len(configs) == 9
     for config in configs:
         assert set(budget[config]) == set(fpga.CELLS), config
 
@@ -48,9 +48,34 @@ def test_the_input_stage_is_the_default_units_own_modules_in_a_wrapper():
     try:
         fpga.design("stage:output", fpga.RTL_DIR)
     except RuntimeError as e:
-        assert "no stage 'output' (have: input)" in str(e)
+        assert "no stage 'output' (have: input, level3)" in str(e)
     else:
         raise AssertionError("an unknown stage must be refused")
+
+
+def test_the_level_stage_is_level_3_of_the_default_unit():
+    import re
+
+    files, module, tied = fpga.design("stage:level3", fpga.RTL_DIR)
+    assert module == "crosslane_level_stage" and tied is None
+    assert [f.name for f in files] == ["crosslane_reduce.v", "level_stage.v"]
+    rtl, wrapper = (f.read_text() for f in files)
+    assert f"module {module} (" in wrapper
+    for sub in ("crosslane_reduce_op_decode", "crosslane_reduce_node_controls", "crosslane_reduce_tree_node"):
+        assert sub in wrapper and f"module {sub}(" in rtl, sub
+
+    # The wrapper's instances carry the parameters of the unit's own level 3
+    # (which bits of the control word are level 3's, the nodes' widths), so
+    # a change to the control layout or the nodes cannot leave it measuring
+    # something else.
+    def params(text, instance):
+        found = re.findall(r"#\(((?:\s*\.\w+\([^()]*\),?)+)\s*\)\s*" + instance + r"\s*\(", text)
+        assert found, instance
+        return [re.sub(r"\s+", "", p) for p in found]
+
+    assert params(wrapper, "l3_ctl") == params(rtl, "l3_ctl")
+    units = set(params(rtl, r"l3_\d+"))
+    assert len(units) == 1 and params(wrapper, "l3") == list(units)
 
 
 def test_the_tied_tree_ratio_is_measured():
