@@ -6,9 +6,17 @@
 // input entered crosslane_latency() clocks before with no reset since, and
 // then every bit of result_o and mask_o.
 //
+// The unit is crosslane_reduce, or the configuration named by
+// +define+CROSSLANE_DUT=crosslane_reduce_every2 (or _every3) at compile
+// time, its latency from crosslane_module_latency.
+//
 // Plusargs: +cycles=N (default 20000), +seed=N (default 1).
 // Prints "crosslane_dpi_tb: PASS: N results checked ..." or FAIL lines;
 // passed_o tells main.cpp the exit code.
+`ifndef CROSSLANE_DUT
+`define CROSSLANE_DUT crosslane_reduce
+`endif
+`define CROSSLANE_STRING(x) `"x`"
 module crosslane_dpi_tb (input logic clk_i, output logic passed_o);
   import crosslane_dpi_pkg::*;
 
@@ -24,7 +32,7 @@ module crosslane_dpi_tb (input logic clk_i, output logic passed_o);
   wire [31:0] result_o;
   wire [63:0] mask_o;
 
-  crosslane_reduce dut (
+  `CROSSLANE_DUT dut (
     .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),
     .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
   );
@@ -42,10 +50,11 @@ module crosslane_dpi_tb (input logic clk_i, output logic passed_o);
   longint unsigned m;
 
   initial begin
-    latency = crosslane_latency();
+    latency = crosslane_module_latency(`CROSSLANE_STRING(`CROSSLANE_DUT));
     ops = crosslane_op_count();
     if (latency < 1 || latency > MAX_LATENCY || ops < 1) begin
-      $display("crosslane_dpi_tb: FAIL: the DPI library reports latency %0d and %0d ops", latency, ops);
+      $display("crosslane_dpi_tb: FAIL: the DPI library reports latency %0d for %s and %0d ops", latency,
+               `CROSSLANE_STRING(`CROSSLANE_DUT), ops);
       $finish;
     end
     if (!$value$plusargs("cycles=%d", cycles)) cycles = 20000;
@@ -99,8 +108,8 @@ module crosslane_dpi_tb (input logic clk_i, output logic passed_o);
     if (cycle >= cycles) begin
       passed_o = (errors == 0 && checked > cycles / 2 && resets > 0);
       if (passed_o)
-        $display("crosslane_dpi_tb: PASS: %0d results checked over %0d clocks, %0d mid-stream resets, latency %0d",
-                 checked, cycle, resets, latency);
+        $display("crosslane_dpi_tb: PASS: %0d results checked over %0d clocks, %0d mid-stream resets, %s, latency %0d",
+                 checked, cycle, resets, `CROSSLANE_STRING(`CROSSLANE_DUT), latency);
       else
         $display("crosslane_dpi_tb: FAIL: %0d errors, %0d results checked over %0d clocks, %0d resets", errors,
                  checked, cycle, resets);

@@ -32,6 +32,10 @@ int crosslane_result_bits(int code);
 /* The unit's register stages: an input sampled at rising edge k is on
  * crosslane_reduce's outputs after edge k + latency - 1. */
 int crosslane_latency(void);
+/* The same for the configuration whose module is `name`
+ * ("crosslane_reduce", "crosslane_reduce_every2", "crosslane_reduce_every3"),
+ * or -1 for a name that is no configuration. */
+int crosslane_module_latency(const char *name);
 
 /* Evaluate op `code` on the 512-bit `vec` (16 words, vec[0] = bits 31:0,
  * the layout of a DPI `bit [511:0]`) and `vbool`, as the unit's ports carry

@@ -94,6 +94,23 @@ pub extern "C" fn crosslane_latency() -> c_int {
     crosslane_hdl::LATENCY as c_int
 }
 
+/// The register stages of the configuration whose module is `module`
+/// (`crosslane_reduce`, `crosslane_reduce_every2`, `crosslane_reduce_every3`,
+/// or `every1` … `every3`), as [`crosslane_latency`] gives the default's;
+/// -1 for a null pointer or a name that is no configuration.
+///
+/// # Safety
+/// `module` is null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn crosslane_module_latency(module: *const c_char) -> c_int {
+    if module.is_null() {
+        return -1;
+    }
+    // SAFETY: the caller passes a NUL-terminated string.
+    let module = unsafe { std::ffi::CStr::from_ptr(module) };
+    module.to_str().ok().and_then(crosslane_hdl::Config::from_name).map_or(-1, |c| c.latency() as c_int)
+}
+
 /// Evaluate op `code` on `vec` (16 words, word 0 = bits 31:0) and `vbool`
 /// as the unit's ports carry them: `*result` gets the result in its low
 /// result-bits and 0 above, `*mask` the rb* lane mask (0 for other ops).
@@ -187,5 +204,17 @@ mod tests {
         assert_eq!(unsafe { CStr::from_ptr(crosslane_op_name(-3)) }.to_bytes(), b"");
         assert_eq!((crosslane_op_at(94), crosslane_op_at(-1), crosslane_result_bits(0x1ff)), (-1, -1, -1));
         assert_eq!(crosslane_latency(), 6);
+        let latency = |name: &str| {
+            let name = CString::new(name).unwrap();
+            // SAFETY: a NUL-terminated string.
+            unsafe { crosslane_module_latency(name.as_ptr()) }
+        };
+        assert_eq!(
+            ["crosslane_reduce", "crosslane_reduce_every2", "crosslane_reduce_every3", "every2"].map(latency),
+            [6, 4, 3, 4]
+        );
+        assert_eq!(["crosslane_reduce_every4", "", "crosslane"].map(latency), [-1, -1, -1]);
+        // SAFETY: a null pointer is what is tested.
+        assert_eq!(unsafe { crosslane_module_latency(std::ptr::null()) }, -1);
     }
 }

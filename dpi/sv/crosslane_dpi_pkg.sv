@@ -11,6 +11,7 @@ package crosslane_dpi_pkg;
   import "DPI-C" function string crosslane_op_name(input int code);
   import "DPI-C" function int crosslane_result_bits(input int code);
   import "DPI-C" function int crosslane_latency();
+  import "DPI-C" function int crosslane_module_latency(input string module_name);
   // result and mask as the unit's result_o and mask_o carry them.
   import "DPI-C" function int crosslane_eval(input int code, input bit [511:0] vec, input longint unsigned vbool,
                                              output int unsigned result, output longint unsigned mask);

@@ -49,12 +49,18 @@ fn library() -> PathBuf {
     lib
 }
 
-/// Build the example around `rtl` in `dir` and run it: (exit code, stdout).
-fn run_example(rtl: &Path, lib: &Path, dir: &Path, cycles: u32) -> (i32, String) {
+/// Build the example around module `dut` of `rtl` in `dir` and run it:
+/// (exit code, stdout).
+fn run_example(rtl: &Path, dut: &str, lib: &Path, dir: &Path, cycles: u32) -> (i32, String) {
     let d = root().join("dpi");
+    // A fresh build: make would not relink a model whose library changed.
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
     std::fs::create_dir_all(dir).unwrap();
     let out = Command::new("verilator")
         .args(["--cc", "--exe", "--build", "-j", "2", "-O2", "-Wno-fatal", "-Wno-lint", "-Wno-style"])
+        .arg(format!("+define+CROSSLANE_DUT={dut}"))
         .args(["--top-module", "crosslane_dpi_tb", "--Mdir"])
         .arg(dir)
         .arg(d.join("sv/crosslane_dpi_pkg.sv"))
@@ -79,12 +85,8 @@ fn the_example_scores_the_rtl_and_catches_a_planted_bug() {
     let lib = library();
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dpi-example");
     let rtl = root().join("generated/rtl/crosslane_reduce.v");
-    let (code, out) = run_example(&rtl, &lib, &tmp.join("good"), 100_000);
-    assert_eq!(code, 0, "{out}");
-    let pass = out.lines().find(|l| l.starts_with("crosslane_dpi_tb: PASS: ")).unwrap_or_else(|| panic!("{out}"));
-    let checked: u32 = pass["crosslane_dpi_tb: PASS: ".len()..].split(' ').next().unwrap().parse().unwrap();
-    assert!(checked > 60_000, "{pass}");
-    assert!(!out.contains("FAIL"), "{out}");
+    let (code, out) = run_example(&rtl, "crosslane_reduce", &lib, &tmp.join("good"), 100_000);
+    assert_passed(code, &out, "crosslane_reduce, latency 6", 60_000);
 
     // A tree level taking its operator from the wrong stage must fail it.
     let text = std::fs::read_to_string(&rtl).unwrap();
@@ -93,9 +95,35 @@ fn the_example_scores_the_rtl_and_catches_a_planted_bug() {
     std::fs::create_dir_all(&tmp).unwrap();
     let mutant = tmp.join("mutant.v");
     std::fs::write(&mutant, text.replace(&from, &to)).unwrap();
-    let (code, out) = run_example(&mutant, &lib, &tmp.join("mutant"), 20_000);
+    let (code, out) = run_example(&mutant, "crosslane_reduce", &lib, &tmp.join("mutant"), 20_000);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("crosslane_dpi_tb: FAIL: ") && !out.contains("PASS"), "{out}");
+}
+
+/// The run passed, checked more than `min` results, and says which unit and
+/// latency it ran (`what`).
+fn assert_passed(code: i32, out: &str, what: &str, min: u32) {
+    assert_eq!(code, 0, "{out}");
+    let pass = out.lines().find(|l| l.starts_with("crosslane_dpi_tb: PASS: ")).unwrap_or_else(|| panic!("{out}"));
+    let checked: u32 = pass["crosslane_dpi_tb: PASS: ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert!(checked > min, "{pass}");
+    assert!(pass.ends_with(what), "{pass}: want it to end with '{what}'");
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
+/// The other configurations, each at its own latency from the library.
+#[test]
+fn the_example_scores_every_configuration() {
+    if !have_verilator() {
+        return;
+    }
+    let lib = library();
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dpi-example");
+    for (dut, latency) in [("crosslane_reduce_every2", 4), ("crosslane_reduce_every3", 3)] {
+        let rtl = root().join(format!("generated/rtl/{dut}.v"));
+        let (code, out) = run_example(&rtl, dut, &lib, &tmp.join(dut), 30_000);
+        assert_passed(code, &out, &format!("{dut}, latency {latency}"), 18_000);
+    }
 }
 
 #[test]
