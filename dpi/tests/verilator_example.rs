@@ -1,5 +1,6 @@
 //! The DPI-C example: `example/crosslane_dpi_tb.sv` scores the checked-in
-//! RTL through the C library under Verilator, and fails a planted bug.
+//! RTL of every configuration through the C library under Verilator, and
+//! fails a planted bug.
 //!
 //! Outside CI a missing Verilator prints one SKIPPED line; with CI or
 //! CROSSLANE_REQUIRE_SIMULATORS set it fails the test.
