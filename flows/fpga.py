@@ -91,7 +91,7 @@ def design(config, rtl_dir):
         if op not in STAGES:
             raise RuntimeError(f"no stage '{op}' (have: {', '.join(STAGES)})")
         module, wrapper = STAGES[op]
-        return [pathlib.Path(rtl_dir) / "crosslane_reduce.v", wrapper], module, None
+        return [pathlib.Path(rtl_dir) / "crosslane_reduce.v", HERE / "stage_fold.v", wrapper], module, None
     every = unit.removeprefix("every")
     if not every.isdigit() or int(every) not in EVERY:
         raise RuntimeError(

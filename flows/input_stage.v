@@ -3,7 +3,7 @@
 // input register of crosslane_reduce (the default configuration,
 // generated/rtl/crosslane_reduce.v, whose modules it instantiates), with
 // the same ports as the unit. The registered keys, lane actives and control
-// word are folded by XOR, in a second register, onto result_o / mask_o, so
+// word are folded by XOR, in a second register (flows/stage_fold.v), onto result_o / mask_o, so
 // that synthesis keeps all of the stage. Its Fmax is what the stage allows
 // with the rest of the unit out of the way: an upper bound on the unit's.
 // Not part of the IP.
@@ -56,20 +56,8 @@ module crosslane_input_stage (
         in_valid <= in_valid_i & rst_ni;
     end
     // Everything registered, folded onto the 96 result and mask bits.
-    wire [628:0] held = {in_ctrl, in_act, in_key};
-    reg [95:0] fold;
-    reg [95:0] fold_q;
-    reg valid_q = 1'b0;
-    integer i;
-    always @(*) begin
-        fold = 96'd0;
-        for (i = 0; i < 629; i = i + 1) fold[i % 96] = fold[i % 96] ^ held[i];
-    end
-    always @(posedge clk_i) begin
-        fold_q <= fold;
-        valid_q <= in_valid;
-    end
-    assign result_o = fold_q[31:0];
-    assign mask_o = fold_q[95:32];
-    assign out_valid_o = valid_q;
+    crosslane_stage_fold #(.N(629)) fold (
+        .clk_i(clk_i), .held_i({in_ctrl, in_act, in_key}), .valid_i(in_valid),
+        .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
+    );
 endmodule

@@ -7,7 +7,7 @@
 // values from vec_i, the 4 live mask bits of each level-2 node from
 // vbool_i, the control word from the op decoder, as in the unit. The
 // registered level-3 values and masks are folded by XOR, in a second
-// register, onto result_o / mask_o, so that synthesis keeps all of the
+// register (flows/stage_fold.v), onto result_o / mask_o, so that synthesis keeps all of the
 // stage. Its Fmax is what one level of the tree allows in a stage of its
 // own with the rest of the unit out of the way: an upper bound on the
 // Fmax of any configuration built from these nodes. Not part of the IP.
@@ -54,9 +54,10 @@ module crosslane_level_stage (
             crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4),
                 .live(32'hffffffff)) l3 (
                 .a_i(s2_val[64*n +: 32]), .b_i(s2_val[64*n+32 +: 32]),
+                .oa_i(s2_val[64*n +: 32]), .ob_i(s2_val[64*n+32 +: 32]),
                 .ma_i({60'd0, s2_mask[8*n +: 4]}), .mb_i({60'd0, s2_mask[8*n+4 +: 4]}),
                 .pass_i(pass), .sum_i(sum), .max_i(max), .and_i(and_), .or_i(or_), .xor_i(xor_),
-                .b_wins_i(1'b0), .a_wins_i(1'b0), .val_o(val), .mask_o(mask)
+                .b_wins_i(1'b0), .a_wins_i(1'b0), .val_o(val), .other_o(), .mask_o(mask)
             );
             always @(posedge clk_i) begin
                 s3_val[32*n +: 32] <= val;
@@ -66,20 +67,8 @@ module crosslane_level_stage (
     endgenerate
     always @(posedge clk_i) s3_valid <= s2_valid & rst_ni;
     // Everything registered, folded onto the 96 result and mask bits.
-    wire [319:0] held = {s3_mask, s3_val};
-    reg [95:0] fold;
-    reg [95:0] fold_q;
-    reg valid_q = 1'b0;
-    integer i;
-    always @(*) begin
-        fold = 96'd0;
-        for (i = 0; i < 320; i = i + 1) fold[i % 96] = fold[i % 96] ^ held[i];
-    end
-    always @(posedge clk_i) begin
-        fold_q <= fold;
-        valid_q <= s3_valid;
-    end
-    assign result_o = fold_q[31:0];
-    assign mask_o = fold_q[95:32];
-    assign out_valid_o = valid_q;
+    crosslane_stage_fold #(.N(320)) fold (
+        .clk_i(clk_i), .held_i({s3_mask, s3_val}), .valid_i(s3_valid),
+        .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
+    );
 endmodule

@@ -36,15 +36,29 @@ def test_every_measured_configuration_has_a_budget():
         assert set(budget[config]) == set(fpga.CELLS), config
 
 
+def all_ports_connected(rtl, wrapper, modules):
+    """Every port of each module the wrapper instantiates is connected by
+    name there (a port the generator added would otherwise float)."""
+    import re
+
+    for sub in modules:
+        ports = re.search(r"module " + sub + r"\(([^)]*)\);", rtl).group(1).split(",")
+        block = wrapper[wrapper.index(sub) :]
+        block = block[: block.index(");")]
+        for port in ports:
+            assert f".{port}(" in block, f"{sub}: port {port} not connected"
+
+
 def test_the_input_stage_is_the_default_units_own_modules_in_a_wrapper():
     files, module, tied = fpga.design("stage:input", fpga.RTL_DIR)
     assert module == "crosslane_input_stage" and tied is None
-    assert [f.name for f in files] == ["crosslane_reduce.v", "input_stage.v"]
-    rtl, wrapper = (f.read_text() for f in files)
+    assert [f.name for f in files] == ["crosslane_reduce.v", "stage_fold.v", "input_stage.v"]
+    rtl, _, wrapper = (f.read_text() for f in files)
     assert f"module {module} (" in wrapper
     # Every module the wrapper instantiates is the generated unit's.
     for sub in ("crosslane_reduce_op_decode", "crosslane_reduce_controls", "crosslane_reduce_leaf_key"):
         assert sub in wrapper and f"module {sub}(" in rtl, sub
+    all_ports_connected(rtl, wrapper, ("crosslane_reduce_op_decode", "crosslane_reduce_controls", "crosslane_reduce_leaf_key"))
     try:
         fpga.design("stage:output", fpga.RTL_DIR)
     except RuntimeError as e:
@@ -58,8 +72,8 @@ def test_the_level_stage_is_level_3_of_the_default_unit():
 
     files, module, tied = fpga.design("stage:level3", fpga.RTL_DIR)
     assert module == "crosslane_level_stage" and tied is None
-    assert [f.name for f in files] == ["crosslane_reduce.v", "level_stage.v"]
-    rtl, wrapper = (f.read_text() for f in files)
+    assert [f.name for f in files] == ["crosslane_reduce.v", "stage_fold.v", "level_stage.v"]
+    rtl, _, wrapper = (f.read_text() for f in files)
     assert f"module {module} (" in wrapper
     for sub in ("crosslane_reduce_op_decode", "crosslane_reduce_node_controls", "crosslane_reduce_tree_node"):
         assert sub in wrapper and f"module {sub}(" in rtl, sub
@@ -74,6 +88,7 @@ def test_the_level_stage_is_level_3_of_the_default_unit():
         return [re.sub(r"\s+", "", p) for p in found]
 
     assert params(wrapper, "l3_ctl") == params(rtl, "l3_ctl")
+    all_ports_connected(rtl, wrapper, ("crosslane_reduce_node_controls", "crosslane_reduce_tree_node"))
     units = set(params(rtl, r"l3_\d+"))
     assert len(units) == 1 and params(wrapper, "l3") == list(units)
 
