@@ -254,10 +254,13 @@ macro_rules! crosslane_reduce_update {
                     self.l1[2 * w].b_i.next = (self.in_key[w].q.val() >> 8) & self.low_byte.val();
                     self.l1[2 * w + 1].a_i.next = (self.in_key[w].q.val() >> 16) & self.low_byte.val();
                     self.l1[2 * w + 1].b_i.next = (self.in_key[w].q.val() >> 24) & self.low_byte.val();
-                    self.l1[2 * w].oa_i.next = self.l1[2 * w].a_i.val();
-                    self.l1[2 * w].ob_i.next = self.l1[2 * w].b_i.val();
-                    self.l1[2 * w + 1].oa_i.next = self.l1[2 * w + 1].a_i.val();
-                    self.l1[2 * w + 1].ob_i.next = self.l1[2 * w + 1].b_i.val();
+                    // The same operands for every operator (the keys are
+                    // registered), written out again: the update reads no
+                    // signal it drives (Icarus re-runs such a block without end).
+                    self.l1[2 * w].oa_i.next = self.in_key[w].q.val() & self.low_byte.val();
+                    self.l1[2 * w].ob_i.next = (self.in_key[w].q.val() >> 8) & self.low_byte.val();
+                    self.l1[2 * w + 1].oa_i.next = (self.in_key[w].q.val() >> 16) & self.low_byte.val();
+                    self.l1[2 * w + 1].ob_i.next = (self.in_key[w].q.val() >> 24) & self.low_byte.val();
                     self.l1[2 * w].ma_i.next = self.in_act[w].q.val() & self.low_slot.val();
                     self.l1[2 * w].mb_i.next = (self.in_act[w].q.val() >> 1) & self.low_slot.val();
                     self.l1[2 * w + 1].ma_i.next = (self.in_act[w].q.val() >> 2) & self.low_slot.val();
