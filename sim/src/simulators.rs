@@ -440,20 +440,47 @@ pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
     Ok(ExtRun { outcomes, loop_secs })
 }
 
-/// Run cases through the Icarus testbench in `+mode=dump`, in chunks.
+/// How long Icarus may take on `cases` cases before the run is killed: a
+/// minute to start, and 20 ms a case, 10 times what a case takes (Icarus
+/// scores about 600 a second). A design whose combinational logic never
+/// settles under Icarus (it re-runs a block that reads what it assigns
+/// without end) would otherwise hang the campaign, and CI with it.
+pub fn icarus_limit(cases: usize) -> std::time::Duration {
+    std::time::Duration::from_millis(60_000 + 20 * cases as u64)
+}
+
+/// Run cases through the Icarus testbench in `+mode=dump`, in chunks, each
+/// killed with an error after [`icarus_limit`].
 pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
+    run_dump_limited(build, cases, icarus_limit)
+}
+
+/// [`run_dump`] with the time each chunk of `n` cases may take given by
+/// `limit(n)`; a chunk that runs longer is killed and the run is an error.
+pub fn run_dump_limited(
+    build: &Build,
+    cases: &[Case],
+    limit: impl Fn(usize) -> std::time::Duration,
+) -> Result<Vec<Outcome>, EngineError> {
     let mut outcomes = Vec::with_capacity(cases.len());
     for chunk in cases.chunks(MAX_VECTORS) {
         let vectors = TempFile::new("cases.hex")?;
         let results = TempFile::new("results.txt")?;
         generate::write_atomic(&vectors.0, generate::vector_file(chunk, "eval cases").as_bytes())
             .map_err(EngineError)?;
-        let out = run_command(build)
-            .arg(format!("+vectors={}", vectors.0.display()))
+        let mut cmd = run_command(build);
+        cmd.arg(format!("+vectors={}", vectors.0.display()))
             .arg("+mode=dump")
-            .arg(format!("+out={}", results.0.display()))
-            .output()
-            .map_err(|e| EngineError(format!("cannot run the icarus testbench: {e}")))?;
+            .arg(format!("+out={}", results.0.display()));
+        let out = crate::prove::run_limited(&mut cmd, limit(chunk.len()))
+            .map_err(|e| EngineError(format!("cannot run the icarus testbench: {e}")))?
+            .ok_or_else(|| {
+                EngineError(format!(
+                    "the icarus testbench ran longer than {} s on {} cases and was killed (does the design settle?)",
+                    limit(chunk.len()).as_secs_f64(),
+                    chunk.len()
+                ))
+            })?;
         let text = std::fs::read_to_string(&results.0).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
         if lines.len() != chunk.len() {

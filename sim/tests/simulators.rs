@@ -188,6 +188,25 @@ fn icarus_engine_matches_golden() {
     engine_matches_golden(Simulator::Icarus, 20);
 }
 
+/// An Icarus run that outlives its time limit is killed and reported, not
+/// waited on: a design that never settles must not hang a campaign.
+#[test]
+fn an_icarus_run_past_its_limit_is_killed_with_an_error() {
+    if !have(Simulator::Icarus) {
+        return;
+    }
+    let build = simulators::build(Simulator::Icarus).unwrap();
+    let cases = random_cases(Op::all()[0], 0xe7, 200);
+    let start = std::time::Instant::now();
+    let err = simulators::run_dump_limited(&build, &cases, |_| std::time::Duration::from_millis(1)).unwrap_err();
+    assert!(err.to_string().contains("ran longer than 0.001 s on 200 cases and was killed"), "{err}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(30), "killed at once, not waited on");
+    // The same run with the real limit scores every case.
+    let got = simulators::run_dump(&build, &cases).unwrap();
+    assert_eq!(got.len(), cases.len());
+    assert!(simulators::icarus_limit(cases.len()) >= std::time::Duration::from_secs(60));
+}
+
 #[test]
 fn a_failing_case_leaves_a_vcd() {
     if !have(Simulator::Icarus) {

@@ -129,7 +129,7 @@ pub fn available() -> Result<(), String> {
 }
 
 /// Run `cmd`, killing it after `limit`: `Ok(None)` on a time-out.
-fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Option<Output>, String> {
+pub(crate) fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Option<Output>, String> {
     let what = format!("{:?}", cmd.get_program());
     let mut child = cmd
         .stdin(Stdio::null())
