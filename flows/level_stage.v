@@ -54,10 +54,9 @@ module crosslane_level_stage (
             crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4),
                 .live(32'hffffffff)) l3 (
                 .a_i(s2_val[64*n +: 32]), .b_i(s2_val[64*n+32 +: 32]),
-                .oa_i(s2_val[64*n +: 32]), .ob_i(s2_val[64*n+32 +: 32]),
                 .ma_i({60'd0, s2_mask[8*n +: 4]}), .mb_i({60'd0, s2_mask[8*n+4 +: 4]}),
                 .pass_i(pass), .sum_i(sum), .max_i(max), .and_i(and_), .or_i(or_), .xor_i(xor_),
-                .b_wins_i(1'b0), .a_wins_i(1'b0), .val_o(val), .other_o(), .mask_o(mask)
+                .b_wins_i(1'b0), .a_wins_i(1'b0), .val_o(val), .mask_o(mask)
             );
             always @(posedge clk_i) begin
                 s3_val[32*n +: 32] <= val;

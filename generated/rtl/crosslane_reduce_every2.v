@@ -119,10 +119,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     localparam  low_byte = 32'hff;
     localparam  low_slot = 64'h1;
     localparam  no = 1'b0;
-    localparam  l3_shares = 1'b0;
-    localparam  l4_shares = 1'b1;
-    localparam  l5_shares = 1'b0;
-    localparam  l6_shares = 1'b1;
     
     // Stub signals
     reg  [8:0] in_dec_op_i;
@@ -438,8 +434,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  l2_ctl_xor_o;
     reg  [31:0] l1_0_a_i;
     reg  [31:0] l1_0_b_i;
-    reg  [31:0] l1_0_oa_i;
-    reg  [31:0] l1_0_ob_i;
     reg  [63:0] l1_0_ma_i;
     reg  [63:0] l1_0_mb_i;
     reg  l1_0_pass_i;
@@ -451,12 +445,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_0_b_wins_i;
     reg  l1_0_a_wins_i;
     wire  [31:0] l1_0_val_o;
-    wire  [31:0] l1_0_other_o;
     wire  [63:0] l1_0_mask_o;
     reg  [31:0] l1_1_a_i;
     reg  [31:0] l1_1_b_i;
-    reg  [31:0] l1_1_oa_i;
-    reg  [31:0] l1_1_ob_i;
     reg  [63:0] l1_1_ma_i;
     reg  [63:0] l1_1_mb_i;
     reg  l1_1_pass_i;
@@ -468,12 +459,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_1_b_wins_i;
     reg  l1_1_a_wins_i;
     wire  [31:0] l1_1_val_o;
-    wire  [31:0] l1_1_other_o;
     wire  [63:0] l1_1_mask_o;
     reg  [31:0] l1_2_a_i;
     reg  [31:0] l1_2_b_i;
-    reg  [31:0] l1_2_oa_i;
-    reg  [31:0] l1_2_ob_i;
     reg  [63:0] l1_2_ma_i;
     reg  [63:0] l1_2_mb_i;
     reg  l1_2_pass_i;
@@ -485,12 +473,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_2_b_wins_i;
     reg  l1_2_a_wins_i;
     wire  [31:0] l1_2_val_o;
-    wire  [31:0] l1_2_other_o;
     wire  [63:0] l1_2_mask_o;
     reg  [31:0] l1_3_a_i;
     reg  [31:0] l1_3_b_i;
-    reg  [31:0] l1_3_oa_i;
-    reg  [31:0] l1_3_ob_i;
     reg  [63:0] l1_3_ma_i;
     reg  [63:0] l1_3_mb_i;
     reg  l1_3_pass_i;
@@ -502,12 +487,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_3_b_wins_i;
     reg  l1_3_a_wins_i;
     wire  [31:0] l1_3_val_o;
-    wire  [31:0] l1_3_other_o;
     wire  [63:0] l1_3_mask_o;
     reg  [31:0] l1_4_a_i;
     reg  [31:0] l1_4_b_i;
-    reg  [31:0] l1_4_oa_i;
-    reg  [31:0] l1_4_ob_i;
     reg  [63:0] l1_4_ma_i;
     reg  [63:0] l1_4_mb_i;
     reg  l1_4_pass_i;
@@ -519,12 +501,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_4_b_wins_i;
     reg  l1_4_a_wins_i;
     wire  [31:0] l1_4_val_o;
-    wire  [31:0] l1_4_other_o;
     wire  [63:0] l1_4_mask_o;
     reg  [31:0] l1_5_a_i;
     reg  [31:0] l1_5_b_i;
-    reg  [31:0] l1_5_oa_i;
-    reg  [31:0] l1_5_ob_i;
     reg  [63:0] l1_5_ma_i;
     reg  [63:0] l1_5_mb_i;
     reg  l1_5_pass_i;
@@ -536,12 +515,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_5_b_wins_i;
     reg  l1_5_a_wins_i;
     wire  [31:0] l1_5_val_o;
-    wire  [31:0] l1_5_other_o;
     wire  [63:0] l1_5_mask_o;
     reg  [31:0] l1_6_a_i;
     reg  [31:0] l1_6_b_i;
-    reg  [31:0] l1_6_oa_i;
-    reg  [31:0] l1_6_ob_i;
     reg  [63:0] l1_6_ma_i;
     reg  [63:0] l1_6_mb_i;
     reg  l1_6_pass_i;
@@ -553,12 +529,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_6_b_wins_i;
     reg  l1_6_a_wins_i;
     wire  [31:0] l1_6_val_o;
-    wire  [31:0] l1_6_other_o;
     wire  [63:0] l1_6_mask_o;
     reg  [31:0] l1_7_a_i;
     reg  [31:0] l1_7_b_i;
-    reg  [31:0] l1_7_oa_i;
-    reg  [31:0] l1_7_ob_i;
     reg  [63:0] l1_7_ma_i;
     reg  [63:0] l1_7_mb_i;
     reg  l1_7_pass_i;
@@ -570,12 +543,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_7_b_wins_i;
     reg  l1_7_a_wins_i;
     wire  [31:0] l1_7_val_o;
-    wire  [31:0] l1_7_other_o;
     wire  [63:0] l1_7_mask_o;
     reg  [31:0] l1_8_a_i;
     reg  [31:0] l1_8_b_i;
-    reg  [31:0] l1_8_oa_i;
-    reg  [31:0] l1_8_ob_i;
     reg  [63:0] l1_8_ma_i;
     reg  [63:0] l1_8_mb_i;
     reg  l1_8_pass_i;
@@ -587,12 +557,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_8_b_wins_i;
     reg  l1_8_a_wins_i;
     wire  [31:0] l1_8_val_o;
-    wire  [31:0] l1_8_other_o;
     wire  [63:0] l1_8_mask_o;
     reg  [31:0] l1_9_a_i;
     reg  [31:0] l1_9_b_i;
-    reg  [31:0] l1_9_oa_i;
-    reg  [31:0] l1_9_ob_i;
     reg  [63:0] l1_9_ma_i;
     reg  [63:0] l1_9_mb_i;
     reg  l1_9_pass_i;
@@ -604,12 +571,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_9_b_wins_i;
     reg  l1_9_a_wins_i;
     wire  [31:0] l1_9_val_o;
-    wire  [31:0] l1_9_other_o;
     wire  [63:0] l1_9_mask_o;
     reg  [31:0] l1_10_a_i;
     reg  [31:0] l1_10_b_i;
-    reg  [31:0] l1_10_oa_i;
-    reg  [31:0] l1_10_ob_i;
     reg  [63:0] l1_10_ma_i;
     reg  [63:0] l1_10_mb_i;
     reg  l1_10_pass_i;
@@ -621,12 +585,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_10_b_wins_i;
     reg  l1_10_a_wins_i;
     wire  [31:0] l1_10_val_o;
-    wire  [31:0] l1_10_other_o;
     wire  [63:0] l1_10_mask_o;
     reg  [31:0] l1_11_a_i;
     reg  [31:0] l1_11_b_i;
-    reg  [31:0] l1_11_oa_i;
-    reg  [31:0] l1_11_ob_i;
     reg  [63:0] l1_11_ma_i;
     reg  [63:0] l1_11_mb_i;
     reg  l1_11_pass_i;
@@ -638,12 +599,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_11_b_wins_i;
     reg  l1_11_a_wins_i;
     wire  [31:0] l1_11_val_o;
-    wire  [31:0] l1_11_other_o;
     wire  [63:0] l1_11_mask_o;
     reg  [31:0] l1_12_a_i;
     reg  [31:0] l1_12_b_i;
-    reg  [31:0] l1_12_oa_i;
-    reg  [31:0] l1_12_ob_i;
     reg  [63:0] l1_12_ma_i;
     reg  [63:0] l1_12_mb_i;
     reg  l1_12_pass_i;
@@ -655,12 +613,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_12_b_wins_i;
     reg  l1_12_a_wins_i;
     wire  [31:0] l1_12_val_o;
-    wire  [31:0] l1_12_other_o;
     wire  [63:0] l1_12_mask_o;
     reg  [31:0] l1_13_a_i;
     reg  [31:0] l1_13_b_i;
-    reg  [31:0] l1_13_oa_i;
-    reg  [31:0] l1_13_ob_i;
     reg  [63:0] l1_13_ma_i;
     reg  [63:0] l1_13_mb_i;
     reg  l1_13_pass_i;
@@ -672,12 +627,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_13_b_wins_i;
     reg  l1_13_a_wins_i;
     wire  [31:0] l1_13_val_o;
-    wire  [31:0] l1_13_other_o;
     wire  [63:0] l1_13_mask_o;
     reg  [31:0] l1_14_a_i;
     reg  [31:0] l1_14_b_i;
-    reg  [31:0] l1_14_oa_i;
-    reg  [31:0] l1_14_ob_i;
     reg  [63:0] l1_14_ma_i;
     reg  [63:0] l1_14_mb_i;
     reg  l1_14_pass_i;
@@ -689,12 +641,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_14_b_wins_i;
     reg  l1_14_a_wins_i;
     wire  [31:0] l1_14_val_o;
-    wire  [31:0] l1_14_other_o;
     wire  [63:0] l1_14_mask_o;
     reg  [31:0] l1_15_a_i;
     reg  [31:0] l1_15_b_i;
-    reg  [31:0] l1_15_oa_i;
-    reg  [31:0] l1_15_ob_i;
     reg  [63:0] l1_15_ma_i;
     reg  [63:0] l1_15_mb_i;
     reg  l1_15_pass_i;
@@ -706,12 +655,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_15_b_wins_i;
     reg  l1_15_a_wins_i;
     wire  [31:0] l1_15_val_o;
-    wire  [31:0] l1_15_other_o;
     wire  [63:0] l1_15_mask_o;
     reg  [31:0] l1_16_a_i;
     reg  [31:0] l1_16_b_i;
-    reg  [31:0] l1_16_oa_i;
-    reg  [31:0] l1_16_ob_i;
     reg  [63:0] l1_16_ma_i;
     reg  [63:0] l1_16_mb_i;
     reg  l1_16_pass_i;
@@ -723,12 +669,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_16_b_wins_i;
     reg  l1_16_a_wins_i;
     wire  [31:0] l1_16_val_o;
-    wire  [31:0] l1_16_other_o;
     wire  [63:0] l1_16_mask_o;
     reg  [31:0] l1_17_a_i;
     reg  [31:0] l1_17_b_i;
-    reg  [31:0] l1_17_oa_i;
-    reg  [31:0] l1_17_ob_i;
     reg  [63:0] l1_17_ma_i;
     reg  [63:0] l1_17_mb_i;
     reg  l1_17_pass_i;
@@ -740,12 +683,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_17_b_wins_i;
     reg  l1_17_a_wins_i;
     wire  [31:0] l1_17_val_o;
-    wire  [31:0] l1_17_other_o;
     wire  [63:0] l1_17_mask_o;
     reg  [31:0] l1_18_a_i;
     reg  [31:0] l1_18_b_i;
-    reg  [31:0] l1_18_oa_i;
-    reg  [31:0] l1_18_ob_i;
     reg  [63:0] l1_18_ma_i;
     reg  [63:0] l1_18_mb_i;
     reg  l1_18_pass_i;
@@ -757,12 +697,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_18_b_wins_i;
     reg  l1_18_a_wins_i;
     wire  [31:0] l1_18_val_o;
-    wire  [31:0] l1_18_other_o;
     wire  [63:0] l1_18_mask_o;
     reg  [31:0] l1_19_a_i;
     reg  [31:0] l1_19_b_i;
-    reg  [31:0] l1_19_oa_i;
-    reg  [31:0] l1_19_ob_i;
     reg  [63:0] l1_19_ma_i;
     reg  [63:0] l1_19_mb_i;
     reg  l1_19_pass_i;
@@ -774,12 +711,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_19_b_wins_i;
     reg  l1_19_a_wins_i;
     wire  [31:0] l1_19_val_o;
-    wire  [31:0] l1_19_other_o;
     wire  [63:0] l1_19_mask_o;
     reg  [31:0] l1_20_a_i;
     reg  [31:0] l1_20_b_i;
-    reg  [31:0] l1_20_oa_i;
-    reg  [31:0] l1_20_ob_i;
     reg  [63:0] l1_20_ma_i;
     reg  [63:0] l1_20_mb_i;
     reg  l1_20_pass_i;
@@ -791,12 +725,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_20_b_wins_i;
     reg  l1_20_a_wins_i;
     wire  [31:0] l1_20_val_o;
-    wire  [31:0] l1_20_other_o;
     wire  [63:0] l1_20_mask_o;
     reg  [31:0] l1_21_a_i;
     reg  [31:0] l1_21_b_i;
-    reg  [31:0] l1_21_oa_i;
-    reg  [31:0] l1_21_ob_i;
     reg  [63:0] l1_21_ma_i;
     reg  [63:0] l1_21_mb_i;
     reg  l1_21_pass_i;
@@ -808,12 +739,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_21_b_wins_i;
     reg  l1_21_a_wins_i;
     wire  [31:0] l1_21_val_o;
-    wire  [31:0] l1_21_other_o;
     wire  [63:0] l1_21_mask_o;
     reg  [31:0] l1_22_a_i;
     reg  [31:0] l1_22_b_i;
-    reg  [31:0] l1_22_oa_i;
-    reg  [31:0] l1_22_ob_i;
     reg  [63:0] l1_22_ma_i;
     reg  [63:0] l1_22_mb_i;
     reg  l1_22_pass_i;
@@ -825,12 +753,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_22_b_wins_i;
     reg  l1_22_a_wins_i;
     wire  [31:0] l1_22_val_o;
-    wire  [31:0] l1_22_other_o;
     wire  [63:0] l1_22_mask_o;
     reg  [31:0] l1_23_a_i;
     reg  [31:0] l1_23_b_i;
-    reg  [31:0] l1_23_oa_i;
-    reg  [31:0] l1_23_ob_i;
     reg  [63:0] l1_23_ma_i;
     reg  [63:0] l1_23_mb_i;
     reg  l1_23_pass_i;
@@ -842,12 +767,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_23_b_wins_i;
     reg  l1_23_a_wins_i;
     wire  [31:0] l1_23_val_o;
-    wire  [31:0] l1_23_other_o;
     wire  [63:0] l1_23_mask_o;
     reg  [31:0] l1_24_a_i;
     reg  [31:0] l1_24_b_i;
-    reg  [31:0] l1_24_oa_i;
-    reg  [31:0] l1_24_ob_i;
     reg  [63:0] l1_24_ma_i;
     reg  [63:0] l1_24_mb_i;
     reg  l1_24_pass_i;
@@ -859,12 +781,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_24_b_wins_i;
     reg  l1_24_a_wins_i;
     wire  [31:0] l1_24_val_o;
-    wire  [31:0] l1_24_other_o;
     wire  [63:0] l1_24_mask_o;
     reg  [31:0] l1_25_a_i;
     reg  [31:0] l1_25_b_i;
-    reg  [31:0] l1_25_oa_i;
-    reg  [31:0] l1_25_ob_i;
     reg  [63:0] l1_25_ma_i;
     reg  [63:0] l1_25_mb_i;
     reg  l1_25_pass_i;
@@ -876,12 +795,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_25_b_wins_i;
     reg  l1_25_a_wins_i;
     wire  [31:0] l1_25_val_o;
-    wire  [31:0] l1_25_other_o;
     wire  [63:0] l1_25_mask_o;
     reg  [31:0] l1_26_a_i;
     reg  [31:0] l1_26_b_i;
-    reg  [31:0] l1_26_oa_i;
-    reg  [31:0] l1_26_ob_i;
     reg  [63:0] l1_26_ma_i;
     reg  [63:0] l1_26_mb_i;
     reg  l1_26_pass_i;
@@ -893,12 +809,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_26_b_wins_i;
     reg  l1_26_a_wins_i;
     wire  [31:0] l1_26_val_o;
-    wire  [31:0] l1_26_other_o;
     wire  [63:0] l1_26_mask_o;
     reg  [31:0] l1_27_a_i;
     reg  [31:0] l1_27_b_i;
-    reg  [31:0] l1_27_oa_i;
-    reg  [31:0] l1_27_ob_i;
     reg  [63:0] l1_27_ma_i;
     reg  [63:0] l1_27_mb_i;
     reg  l1_27_pass_i;
@@ -910,12 +823,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_27_b_wins_i;
     reg  l1_27_a_wins_i;
     wire  [31:0] l1_27_val_o;
-    wire  [31:0] l1_27_other_o;
     wire  [63:0] l1_27_mask_o;
     reg  [31:0] l1_28_a_i;
     reg  [31:0] l1_28_b_i;
-    reg  [31:0] l1_28_oa_i;
-    reg  [31:0] l1_28_ob_i;
     reg  [63:0] l1_28_ma_i;
     reg  [63:0] l1_28_mb_i;
     reg  l1_28_pass_i;
@@ -927,12 +837,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_28_b_wins_i;
     reg  l1_28_a_wins_i;
     wire  [31:0] l1_28_val_o;
-    wire  [31:0] l1_28_other_o;
     wire  [63:0] l1_28_mask_o;
     reg  [31:0] l1_29_a_i;
     reg  [31:0] l1_29_b_i;
-    reg  [31:0] l1_29_oa_i;
-    reg  [31:0] l1_29_ob_i;
     reg  [63:0] l1_29_ma_i;
     reg  [63:0] l1_29_mb_i;
     reg  l1_29_pass_i;
@@ -944,12 +851,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_29_b_wins_i;
     reg  l1_29_a_wins_i;
     wire  [31:0] l1_29_val_o;
-    wire  [31:0] l1_29_other_o;
     wire  [63:0] l1_29_mask_o;
     reg  [31:0] l1_30_a_i;
     reg  [31:0] l1_30_b_i;
-    reg  [31:0] l1_30_oa_i;
-    reg  [31:0] l1_30_ob_i;
     reg  [63:0] l1_30_ma_i;
     reg  [63:0] l1_30_mb_i;
     reg  l1_30_pass_i;
@@ -961,12 +865,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_30_b_wins_i;
     reg  l1_30_a_wins_i;
     wire  [31:0] l1_30_val_o;
-    wire  [31:0] l1_30_other_o;
     wire  [63:0] l1_30_mask_o;
     reg  [31:0] l1_31_a_i;
     reg  [31:0] l1_31_b_i;
-    reg  [31:0] l1_31_oa_i;
-    reg  [31:0] l1_31_ob_i;
     reg  [63:0] l1_31_ma_i;
     reg  [63:0] l1_31_mb_i;
     reg  l1_31_pass_i;
@@ -978,7 +879,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l1_31_b_wins_i;
     reg  l1_31_a_wins_i;
     wire  [31:0] l1_31_val_o;
-    wire  [31:0] l1_31_other_o;
     wire  [63:0] l1_31_mask_o;
     reg  [31:0] l2_cmp_0_key_i;
     reg  l2_cmp_0_pairs_i;
@@ -1046,8 +946,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  l2_cmp_15_a_wins_o;
     reg  [31:0] l2_0_a_i;
     reg  [31:0] l2_0_b_i;
-    reg  [31:0] l2_0_oa_i;
-    reg  [31:0] l2_0_ob_i;
     reg  [63:0] l2_0_ma_i;
     reg  [63:0] l2_0_mb_i;
     reg  l2_0_pass_i;
@@ -1059,12 +957,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_0_b_wins_i;
     reg  l2_0_a_wins_i;
     wire  [31:0] l2_0_val_o;
-    wire  [31:0] l2_0_other_o;
     wire  [63:0] l2_0_mask_o;
     reg  [31:0] l2_1_a_i;
     reg  [31:0] l2_1_b_i;
-    reg  [31:0] l2_1_oa_i;
-    reg  [31:0] l2_1_ob_i;
     reg  [63:0] l2_1_ma_i;
     reg  [63:0] l2_1_mb_i;
     reg  l2_1_pass_i;
@@ -1076,12 +971,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_1_b_wins_i;
     reg  l2_1_a_wins_i;
     wire  [31:0] l2_1_val_o;
-    wire  [31:0] l2_1_other_o;
     wire  [63:0] l2_1_mask_o;
     reg  [31:0] l2_2_a_i;
     reg  [31:0] l2_2_b_i;
-    reg  [31:0] l2_2_oa_i;
-    reg  [31:0] l2_2_ob_i;
     reg  [63:0] l2_2_ma_i;
     reg  [63:0] l2_2_mb_i;
     reg  l2_2_pass_i;
@@ -1093,12 +985,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_2_b_wins_i;
     reg  l2_2_a_wins_i;
     wire  [31:0] l2_2_val_o;
-    wire  [31:0] l2_2_other_o;
     wire  [63:0] l2_2_mask_o;
     reg  [31:0] l2_3_a_i;
     reg  [31:0] l2_3_b_i;
-    reg  [31:0] l2_3_oa_i;
-    reg  [31:0] l2_3_ob_i;
     reg  [63:0] l2_3_ma_i;
     reg  [63:0] l2_3_mb_i;
     reg  l2_3_pass_i;
@@ -1110,12 +999,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_3_b_wins_i;
     reg  l2_3_a_wins_i;
     wire  [31:0] l2_3_val_o;
-    wire  [31:0] l2_3_other_o;
     wire  [63:0] l2_3_mask_o;
     reg  [31:0] l2_4_a_i;
     reg  [31:0] l2_4_b_i;
-    reg  [31:0] l2_4_oa_i;
-    reg  [31:0] l2_4_ob_i;
     reg  [63:0] l2_4_ma_i;
     reg  [63:0] l2_4_mb_i;
     reg  l2_4_pass_i;
@@ -1127,12 +1013,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_4_b_wins_i;
     reg  l2_4_a_wins_i;
     wire  [31:0] l2_4_val_o;
-    wire  [31:0] l2_4_other_o;
     wire  [63:0] l2_4_mask_o;
     reg  [31:0] l2_5_a_i;
     reg  [31:0] l2_5_b_i;
-    reg  [31:0] l2_5_oa_i;
-    reg  [31:0] l2_5_ob_i;
     reg  [63:0] l2_5_ma_i;
     reg  [63:0] l2_5_mb_i;
     reg  l2_5_pass_i;
@@ -1144,12 +1027,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_5_b_wins_i;
     reg  l2_5_a_wins_i;
     wire  [31:0] l2_5_val_o;
-    wire  [31:0] l2_5_other_o;
     wire  [63:0] l2_5_mask_o;
     reg  [31:0] l2_6_a_i;
     reg  [31:0] l2_6_b_i;
-    reg  [31:0] l2_6_oa_i;
-    reg  [31:0] l2_6_ob_i;
     reg  [63:0] l2_6_ma_i;
     reg  [63:0] l2_6_mb_i;
     reg  l2_6_pass_i;
@@ -1161,12 +1041,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_6_b_wins_i;
     reg  l2_6_a_wins_i;
     wire  [31:0] l2_6_val_o;
-    wire  [31:0] l2_6_other_o;
     wire  [63:0] l2_6_mask_o;
     reg  [31:0] l2_7_a_i;
     reg  [31:0] l2_7_b_i;
-    reg  [31:0] l2_7_oa_i;
-    reg  [31:0] l2_7_ob_i;
     reg  [63:0] l2_7_ma_i;
     reg  [63:0] l2_7_mb_i;
     reg  l2_7_pass_i;
@@ -1178,12 +1055,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_7_b_wins_i;
     reg  l2_7_a_wins_i;
     wire  [31:0] l2_7_val_o;
-    wire  [31:0] l2_7_other_o;
     wire  [63:0] l2_7_mask_o;
     reg  [31:0] l2_8_a_i;
     reg  [31:0] l2_8_b_i;
-    reg  [31:0] l2_8_oa_i;
-    reg  [31:0] l2_8_ob_i;
     reg  [63:0] l2_8_ma_i;
     reg  [63:0] l2_8_mb_i;
     reg  l2_8_pass_i;
@@ -1195,12 +1069,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_8_b_wins_i;
     reg  l2_8_a_wins_i;
     wire  [31:0] l2_8_val_o;
-    wire  [31:0] l2_8_other_o;
     wire  [63:0] l2_8_mask_o;
     reg  [31:0] l2_9_a_i;
     reg  [31:0] l2_9_b_i;
-    reg  [31:0] l2_9_oa_i;
-    reg  [31:0] l2_9_ob_i;
     reg  [63:0] l2_9_ma_i;
     reg  [63:0] l2_9_mb_i;
     reg  l2_9_pass_i;
@@ -1212,12 +1083,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_9_b_wins_i;
     reg  l2_9_a_wins_i;
     wire  [31:0] l2_9_val_o;
-    wire  [31:0] l2_9_other_o;
     wire  [63:0] l2_9_mask_o;
     reg  [31:0] l2_10_a_i;
     reg  [31:0] l2_10_b_i;
-    reg  [31:0] l2_10_oa_i;
-    reg  [31:0] l2_10_ob_i;
     reg  [63:0] l2_10_ma_i;
     reg  [63:0] l2_10_mb_i;
     reg  l2_10_pass_i;
@@ -1229,12 +1097,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_10_b_wins_i;
     reg  l2_10_a_wins_i;
     wire  [31:0] l2_10_val_o;
-    wire  [31:0] l2_10_other_o;
     wire  [63:0] l2_10_mask_o;
     reg  [31:0] l2_11_a_i;
     reg  [31:0] l2_11_b_i;
-    reg  [31:0] l2_11_oa_i;
-    reg  [31:0] l2_11_ob_i;
     reg  [63:0] l2_11_ma_i;
     reg  [63:0] l2_11_mb_i;
     reg  l2_11_pass_i;
@@ -1246,12 +1111,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_11_b_wins_i;
     reg  l2_11_a_wins_i;
     wire  [31:0] l2_11_val_o;
-    wire  [31:0] l2_11_other_o;
     wire  [63:0] l2_11_mask_o;
     reg  [31:0] l2_12_a_i;
     reg  [31:0] l2_12_b_i;
-    reg  [31:0] l2_12_oa_i;
-    reg  [31:0] l2_12_ob_i;
     reg  [63:0] l2_12_ma_i;
     reg  [63:0] l2_12_mb_i;
     reg  l2_12_pass_i;
@@ -1263,12 +1125,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_12_b_wins_i;
     reg  l2_12_a_wins_i;
     wire  [31:0] l2_12_val_o;
-    wire  [31:0] l2_12_other_o;
     wire  [63:0] l2_12_mask_o;
     reg  [31:0] l2_13_a_i;
     reg  [31:0] l2_13_b_i;
-    reg  [31:0] l2_13_oa_i;
-    reg  [31:0] l2_13_ob_i;
     reg  [63:0] l2_13_ma_i;
     reg  [63:0] l2_13_mb_i;
     reg  l2_13_pass_i;
@@ -1280,12 +1139,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_13_b_wins_i;
     reg  l2_13_a_wins_i;
     wire  [31:0] l2_13_val_o;
-    wire  [31:0] l2_13_other_o;
     wire  [63:0] l2_13_mask_o;
     reg  [31:0] l2_14_a_i;
     reg  [31:0] l2_14_b_i;
-    reg  [31:0] l2_14_oa_i;
-    reg  [31:0] l2_14_ob_i;
     reg  [63:0] l2_14_ma_i;
     reg  [63:0] l2_14_mb_i;
     reg  l2_14_pass_i;
@@ -1297,12 +1153,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_14_b_wins_i;
     reg  l2_14_a_wins_i;
     wire  [31:0] l2_14_val_o;
-    wire  [31:0] l2_14_other_o;
     wire  [63:0] l2_14_mask_o;
     reg  [31:0] l2_15_a_i;
     reg  [31:0] l2_15_b_i;
-    reg  [31:0] l2_15_oa_i;
-    reg  [31:0] l2_15_ob_i;
     reg  [63:0] l2_15_ma_i;
     reg  [63:0] l2_15_mb_i;
     reg  l2_15_pass_i;
@@ -1314,7 +1167,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_15_b_wins_i;
     reg  l2_15_a_wins_i;
     wire  [31:0] l2_15_val_o;
-    wire  [31:0] l2_15_other_o;
     wire  [63:0] l2_15_mask_o;
     reg  [31:0] s2_val_0_d;
     wire  [31:0] s2_val_0_q;
@@ -1393,8 +1245,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  l3_ctl_xor_o;
     reg  [31:0] l3_0_a_i;
     reg  [31:0] l3_0_b_i;
-    reg  [31:0] l3_0_oa_i;
-    reg  [31:0] l3_0_ob_i;
     reg  [63:0] l3_0_ma_i;
     reg  [63:0] l3_0_mb_i;
     reg  l3_0_pass_i;
@@ -1406,12 +1256,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l3_0_b_wins_i;
     reg  l3_0_a_wins_i;
     wire  [31:0] l3_0_val_o;
-    wire  [31:0] l3_0_other_o;
     wire  [63:0] l3_0_mask_o;
     reg  [31:0] l3_1_a_i;
     reg  [31:0] l3_1_b_i;
-    reg  [31:0] l3_1_oa_i;
-    reg  [31:0] l3_1_ob_i;
     reg  [63:0] l3_1_ma_i;
     reg  [63:0] l3_1_mb_i;
     reg  l3_1_pass_i;
@@ -1423,12 +1270,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l3_1_b_wins_i;
     reg  l3_1_a_wins_i;
     wire  [31:0] l3_1_val_o;
-    wire  [31:0] l3_1_other_o;
     wire  [63:0] l3_1_mask_o;
     reg  [31:0] l3_2_a_i;
     reg  [31:0] l3_2_b_i;
-    reg  [31:0] l3_2_oa_i;
-    reg  [31:0] l3_2_ob_i;
     reg  [63:0] l3_2_ma_i;
     reg  [63:0] l3_2_mb_i;
     reg  l3_2_pass_i;
@@ -1440,12 +1284,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l3_2_b_wins_i;
     reg  l3_2_a_wins_i;
     wire  [31:0] l3_2_val_o;
-    wire  [31:0] l3_2_other_o;
     wire  [63:0] l3_2_mask_o;
     reg  [31:0] l3_3_a_i;
     reg  [31:0] l3_3_b_i;
-    reg  [31:0] l3_3_oa_i;
-    reg  [31:0] l3_3_ob_i;
     reg  [63:0] l3_3_ma_i;
     reg  [63:0] l3_3_mb_i;
     reg  l3_3_pass_i;
@@ -1457,12 +1298,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l3_3_b_wins_i;
     reg  l3_3_a_wins_i;
     wire  [31:0] l3_3_val_o;
-    wire  [31:0] l3_3_other_o;
     wire  [63:0] l3_3_mask_o;
     reg  [31:0] l3_4_a_i;
     reg  [31:0] l3_4_b_i;
-    reg  [31:0] l3_4_oa_i;
-    reg  [31:0] l3_4_ob_i;
     reg  [63:0] l3_4_ma_i;
     reg  [63:0] l3_4_mb_i;
     reg  l3_4_pass_i;
@@ -1474,12 +1312,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l3_4_b_wins_i;
     reg  l3_4_a_wins_i;
     wire  [31:0] l3_4_val_o;
-    wire  [31:0] l3_4_other_o;
     wire  [63:0] l3_4_mask_o;
     reg  [31:0] l3_5_a_i;
     reg  [31:0] l3_5_b_i;
-    reg  [31:0] l3_5_oa_i;
-    reg  [31:0] l3_5_ob_i;
     reg  [63:0] l3_5_ma_i;
     reg  [63:0] l3_5_mb_i;
     reg  l3_5_pass_i;
@@ -1491,12 +1326,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l3_5_b_wins_i;
     reg  l3_5_a_wins_i;
     wire  [31:0] l3_5_val_o;
-    wire  [31:0] l3_5_other_o;
     wire  [63:0] l3_5_mask_o;
     reg  [31:0] l3_6_a_i;
     reg  [31:0] l3_6_b_i;
-    reg  [31:0] l3_6_oa_i;
-    reg  [31:0] l3_6_ob_i;
     reg  [63:0] l3_6_ma_i;
     reg  [63:0] l3_6_mb_i;
     reg  l3_6_pass_i;
@@ -1508,12 +1340,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l3_6_b_wins_i;
     reg  l3_6_a_wins_i;
     wire  [31:0] l3_6_val_o;
-    wire  [31:0] l3_6_other_o;
     wire  [63:0] l3_6_mask_o;
     reg  [31:0] l3_7_a_i;
     reg  [31:0] l3_7_b_i;
-    reg  [31:0] l3_7_oa_i;
-    reg  [31:0] l3_7_ob_i;
     reg  [63:0] l3_7_ma_i;
     reg  [63:0] l3_7_mb_i;
     reg  l3_7_pass_i;
@@ -1525,7 +1354,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l3_7_b_wins_i;
     reg  l3_7_a_wins_i;
     wire  [31:0] l3_7_val_o;
-    wire  [31:0] l3_7_other_o;
     wire  [63:0] l3_7_mask_o;
     reg  [31:0] s3_val_0_d;
     wire  [31:0] s3_val_0_q;
@@ -1596,8 +1424,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  l4_ahead_3_a_wins_o;
     reg  [31:0] l4_0_a_i;
     reg  [31:0] l4_0_b_i;
-    reg  [31:0] l4_0_oa_i;
-    reg  [31:0] l4_0_ob_i;
     reg  [63:0] l4_0_ma_i;
     reg  [63:0] l4_0_mb_i;
     reg  l4_0_pass_i;
@@ -1609,12 +1435,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l4_0_b_wins_i;
     reg  l4_0_a_wins_i;
     wire  [31:0] l4_0_val_o;
-    wire  [31:0] l4_0_other_o;
     wire  [63:0] l4_0_mask_o;
     reg  [31:0] l4_1_a_i;
     reg  [31:0] l4_1_b_i;
-    reg  [31:0] l4_1_oa_i;
-    reg  [31:0] l4_1_ob_i;
     reg  [63:0] l4_1_ma_i;
     reg  [63:0] l4_1_mb_i;
     reg  l4_1_pass_i;
@@ -1626,12 +1449,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l4_1_b_wins_i;
     reg  l4_1_a_wins_i;
     wire  [31:0] l4_1_val_o;
-    wire  [31:0] l4_1_other_o;
     wire  [63:0] l4_1_mask_o;
     reg  [31:0] l4_2_a_i;
     reg  [31:0] l4_2_b_i;
-    reg  [31:0] l4_2_oa_i;
-    reg  [31:0] l4_2_ob_i;
     reg  [63:0] l4_2_ma_i;
     reg  [63:0] l4_2_mb_i;
     reg  l4_2_pass_i;
@@ -1643,12 +1463,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l4_2_b_wins_i;
     reg  l4_2_a_wins_i;
     wire  [31:0] l4_2_val_o;
-    wire  [31:0] l4_2_other_o;
     wire  [63:0] l4_2_mask_o;
     reg  [31:0] l4_3_a_i;
     reg  [31:0] l4_3_b_i;
-    reg  [31:0] l4_3_oa_i;
-    reg  [31:0] l4_3_ob_i;
     reg  [63:0] l4_3_ma_i;
     reg  [63:0] l4_3_mb_i;
     reg  l4_3_pass_i;
@@ -1660,7 +1477,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l4_3_b_wins_i;
     reg  l4_3_a_wins_i;
     wire  [31:0] l4_3_val_o;
-    wire  [31:0] l4_3_other_o;
     wire  [63:0] l4_3_mask_o;
     reg  [31:0] s4_val_0_d;
     wire  [31:0] s4_val_0_q;
@@ -1703,8 +1519,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  l5_ahead_1_a_wins_o;
     reg  [31:0] l5_0_a_i;
     reg  [31:0] l5_0_b_i;
-    reg  [31:0] l5_0_oa_i;
-    reg  [31:0] l5_0_ob_i;
     reg  [63:0] l5_0_ma_i;
     reg  [63:0] l5_0_mb_i;
     reg  l5_0_pass_i;
@@ -1716,12 +1530,9 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l5_0_b_wins_i;
     reg  l5_0_a_wins_i;
     wire  [31:0] l5_0_val_o;
-    wire  [31:0] l5_0_other_o;
     wire  [63:0] l5_0_mask_o;
     reg  [31:0] l5_1_a_i;
     reg  [31:0] l5_1_b_i;
-    reg  [31:0] l5_1_oa_i;
-    reg  [31:0] l5_1_ob_i;
     reg  [63:0] l5_1_ma_i;
     reg  [63:0] l5_1_mb_i;
     reg  l5_1_pass_i;
@@ -1733,7 +1544,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l5_1_b_wins_i;
     reg  l5_1_a_wins_i;
     wire  [31:0] l5_1_val_o;
-    wire  [31:0] l5_1_other_o;
     wire  [63:0] l5_1_mask_o;
     reg  [31:0] s5_val_0_d;
     wire  [31:0] s5_val_0_q;
@@ -1780,8 +1590,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     wire  l6_ahead_a_wins_o;
     reg  [31:0] l6_a_i;
     reg  [31:0] l6_b_i;
-    reg  [31:0] l6_oa_i;
-    reg  [31:0] l6_ob_i;
     reg  [63:0] l6_ma_i;
     reg  [63:0] l6_mb_i;
     reg  l6_pass_i;
@@ -1793,7 +1601,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l6_b_wins_i;
     reg  l6_a_wins_i;
     wire  [31:0] l6_val_o;
-    wire  [31:0] l6_other_o;
     wire  [63:0] l6_mask_o;
     reg  [31:0] format_root_i;
     reg  format_none_i;
@@ -2276,8 +2083,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
         .a_i(l1_0_a_i),
         .b_i(l1_0_b_i),
-        .oa_i(l1_0_oa_i),
-        .ob_i(l1_0_ob_i),
         .ma_i(l1_0_ma_i),
         .mb_i(l1_0_mb_i),
         .pass_i(l1_0_pass_i),
@@ -2289,14 +2094,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_0_b_wins_i),
         .a_wins_i(l1_0_a_wins_i),
         .val_o(l1_0_val_o),
-        .other_o(l1_0_other_o),
         .mask_o(l1_0_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_1(
         .a_i(l1_1_a_i),
         .b_i(l1_1_b_i),
-        .oa_i(l1_1_oa_i),
-        .ob_i(l1_1_ob_i),
         .ma_i(l1_1_ma_i),
         .mb_i(l1_1_mb_i),
         .pass_i(l1_1_pass_i),
@@ -2308,14 +2110,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_1_b_wins_i),
         .a_wins_i(l1_1_a_wins_i),
         .val_o(l1_1_val_o),
-        .other_o(l1_1_other_o),
         .mask_o(l1_1_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_2(
         .a_i(l1_2_a_i),
         .b_i(l1_2_b_i),
-        .oa_i(l1_2_oa_i),
-        .ob_i(l1_2_ob_i),
         .ma_i(l1_2_ma_i),
         .mb_i(l1_2_mb_i),
         .pass_i(l1_2_pass_i),
@@ -2327,14 +2126,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_2_b_wins_i),
         .a_wins_i(l1_2_a_wins_i),
         .val_o(l1_2_val_o),
-        .other_o(l1_2_other_o),
         .mask_o(l1_2_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_3(
         .a_i(l1_3_a_i),
         .b_i(l1_3_b_i),
-        .oa_i(l1_3_oa_i),
-        .ob_i(l1_3_ob_i),
         .ma_i(l1_3_ma_i),
         .mb_i(l1_3_mb_i),
         .pass_i(l1_3_pass_i),
@@ -2346,14 +2142,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_3_b_wins_i),
         .a_wins_i(l1_3_a_wins_i),
         .val_o(l1_3_val_o),
-        .other_o(l1_3_other_o),
         .mask_o(l1_3_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_4(
         .a_i(l1_4_a_i),
         .b_i(l1_4_b_i),
-        .oa_i(l1_4_oa_i),
-        .ob_i(l1_4_ob_i),
         .ma_i(l1_4_ma_i),
         .mb_i(l1_4_mb_i),
         .pass_i(l1_4_pass_i),
@@ -2365,14 +2158,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_4_b_wins_i),
         .a_wins_i(l1_4_a_wins_i),
         .val_o(l1_4_val_o),
-        .other_o(l1_4_other_o),
         .mask_o(l1_4_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_5(
         .a_i(l1_5_a_i),
         .b_i(l1_5_b_i),
-        .oa_i(l1_5_oa_i),
-        .ob_i(l1_5_ob_i),
         .ma_i(l1_5_ma_i),
         .mb_i(l1_5_mb_i),
         .pass_i(l1_5_pass_i),
@@ -2384,14 +2174,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_5_b_wins_i),
         .a_wins_i(l1_5_a_wins_i),
         .val_o(l1_5_val_o),
-        .other_o(l1_5_other_o),
         .mask_o(l1_5_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_6(
         .a_i(l1_6_a_i),
         .b_i(l1_6_b_i),
-        .oa_i(l1_6_oa_i),
-        .ob_i(l1_6_ob_i),
         .ma_i(l1_6_ma_i),
         .mb_i(l1_6_mb_i),
         .pass_i(l1_6_pass_i),
@@ -2403,14 +2190,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_6_b_wins_i),
         .a_wins_i(l1_6_a_wins_i),
         .val_o(l1_6_val_o),
-        .other_o(l1_6_other_o),
         .mask_o(l1_6_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_7(
         .a_i(l1_7_a_i),
         .b_i(l1_7_b_i),
-        .oa_i(l1_7_oa_i),
-        .ob_i(l1_7_ob_i),
         .ma_i(l1_7_ma_i),
         .mb_i(l1_7_mb_i),
         .pass_i(l1_7_pass_i),
@@ -2422,14 +2206,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_7_b_wins_i),
         .a_wins_i(l1_7_a_wins_i),
         .val_o(l1_7_val_o),
-        .other_o(l1_7_other_o),
         .mask_o(l1_7_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_8(
         .a_i(l1_8_a_i),
         .b_i(l1_8_b_i),
-        .oa_i(l1_8_oa_i),
-        .ob_i(l1_8_ob_i),
         .ma_i(l1_8_ma_i),
         .mb_i(l1_8_mb_i),
         .pass_i(l1_8_pass_i),
@@ -2441,14 +2222,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_8_b_wins_i),
         .a_wins_i(l1_8_a_wins_i),
         .val_o(l1_8_val_o),
-        .other_o(l1_8_other_o),
         .mask_o(l1_8_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_9(
         .a_i(l1_9_a_i),
         .b_i(l1_9_b_i),
-        .oa_i(l1_9_oa_i),
-        .ob_i(l1_9_ob_i),
         .ma_i(l1_9_ma_i),
         .mb_i(l1_9_mb_i),
         .pass_i(l1_9_pass_i),
@@ -2460,14 +2238,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_9_b_wins_i),
         .a_wins_i(l1_9_a_wins_i),
         .val_o(l1_9_val_o),
-        .other_o(l1_9_other_o),
         .mask_o(l1_9_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_10(
         .a_i(l1_10_a_i),
         .b_i(l1_10_b_i),
-        .oa_i(l1_10_oa_i),
-        .ob_i(l1_10_ob_i),
         .ma_i(l1_10_ma_i),
         .mb_i(l1_10_mb_i),
         .pass_i(l1_10_pass_i),
@@ -2479,14 +2254,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_10_b_wins_i),
         .a_wins_i(l1_10_a_wins_i),
         .val_o(l1_10_val_o),
-        .other_o(l1_10_other_o),
         .mask_o(l1_10_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_11(
         .a_i(l1_11_a_i),
         .b_i(l1_11_b_i),
-        .oa_i(l1_11_oa_i),
-        .ob_i(l1_11_ob_i),
         .ma_i(l1_11_ma_i),
         .mb_i(l1_11_mb_i),
         .pass_i(l1_11_pass_i),
@@ -2498,14 +2270,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_11_b_wins_i),
         .a_wins_i(l1_11_a_wins_i),
         .val_o(l1_11_val_o),
-        .other_o(l1_11_other_o),
         .mask_o(l1_11_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_12(
         .a_i(l1_12_a_i),
         .b_i(l1_12_b_i),
-        .oa_i(l1_12_oa_i),
-        .ob_i(l1_12_ob_i),
         .ma_i(l1_12_ma_i),
         .mb_i(l1_12_mb_i),
         .pass_i(l1_12_pass_i),
@@ -2517,14 +2286,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_12_b_wins_i),
         .a_wins_i(l1_12_a_wins_i),
         .val_o(l1_12_val_o),
-        .other_o(l1_12_other_o),
         .mask_o(l1_12_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_13(
         .a_i(l1_13_a_i),
         .b_i(l1_13_b_i),
-        .oa_i(l1_13_oa_i),
-        .ob_i(l1_13_ob_i),
         .ma_i(l1_13_ma_i),
         .mb_i(l1_13_mb_i),
         .pass_i(l1_13_pass_i),
@@ -2536,14 +2302,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_13_b_wins_i),
         .a_wins_i(l1_13_a_wins_i),
         .val_o(l1_13_val_o),
-        .other_o(l1_13_other_o),
         .mask_o(l1_13_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_14(
         .a_i(l1_14_a_i),
         .b_i(l1_14_b_i),
-        .oa_i(l1_14_oa_i),
-        .ob_i(l1_14_ob_i),
         .ma_i(l1_14_ma_i),
         .mb_i(l1_14_mb_i),
         .pass_i(l1_14_pass_i),
@@ -2555,14 +2318,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_14_b_wins_i),
         .a_wins_i(l1_14_a_wins_i),
         .val_o(l1_14_val_o),
-        .other_o(l1_14_other_o),
         .mask_o(l1_14_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_15(
         .a_i(l1_15_a_i),
         .b_i(l1_15_b_i),
-        .oa_i(l1_15_oa_i),
-        .ob_i(l1_15_ob_i),
         .ma_i(l1_15_ma_i),
         .mb_i(l1_15_mb_i),
         .pass_i(l1_15_pass_i),
@@ -2574,14 +2334,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_15_b_wins_i),
         .a_wins_i(l1_15_a_wins_i),
         .val_o(l1_15_val_o),
-        .other_o(l1_15_other_o),
         .mask_o(l1_15_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_16(
         .a_i(l1_16_a_i),
         .b_i(l1_16_b_i),
-        .oa_i(l1_16_oa_i),
-        .ob_i(l1_16_ob_i),
         .ma_i(l1_16_ma_i),
         .mb_i(l1_16_mb_i),
         .pass_i(l1_16_pass_i),
@@ -2593,14 +2350,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_16_b_wins_i),
         .a_wins_i(l1_16_a_wins_i),
         .val_o(l1_16_val_o),
-        .other_o(l1_16_other_o),
         .mask_o(l1_16_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_17(
         .a_i(l1_17_a_i),
         .b_i(l1_17_b_i),
-        .oa_i(l1_17_oa_i),
-        .ob_i(l1_17_ob_i),
         .ma_i(l1_17_ma_i),
         .mb_i(l1_17_mb_i),
         .pass_i(l1_17_pass_i),
@@ -2612,14 +2366,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_17_b_wins_i),
         .a_wins_i(l1_17_a_wins_i),
         .val_o(l1_17_val_o),
-        .other_o(l1_17_other_o),
         .mask_o(l1_17_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_18(
         .a_i(l1_18_a_i),
         .b_i(l1_18_b_i),
-        .oa_i(l1_18_oa_i),
-        .ob_i(l1_18_ob_i),
         .ma_i(l1_18_ma_i),
         .mb_i(l1_18_mb_i),
         .pass_i(l1_18_pass_i),
@@ -2631,14 +2382,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_18_b_wins_i),
         .a_wins_i(l1_18_a_wins_i),
         .val_o(l1_18_val_o),
-        .other_o(l1_18_other_o),
         .mask_o(l1_18_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_19(
         .a_i(l1_19_a_i),
         .b_i(l1_19_b_i),
-        .oa_i(l1_19_oa_i),
-        .ob_i(l1_19_ob_i),
         .ma_i(l1_19_ma_i),
         .mb_i(l1_19_mb_i),
         .pass_i(l1_19_pass_i),
@@ -2650,14 +2398,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_19_b_wins_i),
         .a_wins_i(l1_19_a_wins_i),
         .val_o(l1_19_val_o),
-        .other_o(l1_19_other_o),
         .mask_o(l1_19_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_20(
         .a_i(l1_20_a_i),
         .b_i(l1_20_b_i),
-        .oa_i(l1_20_oa_i),
-        .ob_i(l1_20_ob_i),
         .ma_i(l1_20_ma_i),
         .mb_i(l1_20_mb_i),
         .pass_i(l1_20_pass_i),
@@ -2669,14 +2414,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_20_b_wins_i),
         .a_wins_i(l1_20_a_wins_i),
         .val_o(l1_20_val_o),
-        .other_o(l1_20_other_o),
         .mask_o(l1_20_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_21(
         .a_i(l1_21_a_i),
         .b_i(l1_21_b_i),
-        .oa_i(l1_21_oa_i),
-        .ob_i(l1_21_ob_i),
         .ma_i(l1_21_ma_i),
         .mb_i(l1_21_mb_i),
         .pass_i(l1_21_pass_i),
@@ -2688,14 +2430,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_21_b_wins_i),
         .a_wins_i(l1_21_a_wins_i),
         .val_o(l1_21_val_o),
-        .other_o(l1_21_other_o),
         .mask_o(l1_21_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_22(
         .a_i(l1_22_a_i),
         .b_i(l1_22_b_i),
-        .oa_i(l1_22_oa_i),
-        .ob_i(l1_22_ob_i),
         .ma_i(l1_22_ma_i),
         .mb_i(l1_22_mb_i),
         .pass_i(l1_22_pass_i),
@@ -2707,14 +2446,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_22_b_wins_i),
         .a_wins_i(l1_22_a_wins_i),
         .val_o(l1_22_val_o),
-        .other_o(l1_22_other_o),
         .mask_o(l1_22_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_23(
         .a_i(l1_23_a_i),
         .b_i(l1_23_b_i),
-        .oa_i(l1_23_oa_i),
-        .ob_i(l1_23_ob_i),
         .ma_i(l1_23_ma_i),
         .mb_i(l1_23_mb_i),
         .pass_i(l1_23_pass_i),
@@ -2726,14 +2462,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_23_b_wins_i),
         .a_wins_i(l1_23_a_wins_i),
         .val_o(l1_23_val_o),
-        .other_o(l1_23_other_o),
         .mask_o(l1_23_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_24(
         .a_i(l1_24_a_i),
         .b_i(l1_24_b_i),
-        .oa_i(l1_24_oa_i),
-        .ob_i(l1_24_ob_i),
         .ma_i(l1_24_ma_i),
         .mb_i(l1_24_mb_i),
         .pass_i(l1_24_pass_i),
@@ -2745,14 +2478,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_24_b_wins_i),
         .a_wins_i(l1_24_a_wins_i),
         .val_o(l1_24_val_o),
-        .other_o(l1_24_other_o),
         .mask_o(l1_24_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_25(
         .a_i(l1_25_a_i),
         .b_i(l1_25_b_i),
-        .oa_i(l1_25_oa_i),
-        .ob_i(l1_25_ob_i),
         .ma_i(l1_25_ma_i),
         .mb_i(l1_25_mb_i),
         .pass_i(l1_25_pass_i),
@@ -2764,14 +2494,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_25_b_wins_i),
         .a_wins_i(l1_25_a_wins_i),
         .val_o(l1_25_val_o),
-        .other_o(l1_25_other_o),
         .mask_o(l1_25_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_26(
         .a_i(l1_26_a_i),
         .b_i(l1_26_b_i),
-        .oa_i(l1_26_oa_i),
-        .ob_i(l1_26_ob_i),
         .ma_i(l1_26_ma_i),
         .mb_i(l1_26_mb_i),
         .pass_i(l1_26_pass_i),
@@ -2783,14 +2510,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_26_b_wins_i),
         .a_wins_i(l1_26_a_wins_i),
         .val_o(l1_26_val_o),
-        .other_o(l1_26_other_o),
         .mask_o(l1_26_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_27(
         .a_i(l1_27_a_i),
         .b_i(l1_27_b_i),
-        .oa_i(l1_27_oa_i),
-        .ob_i(l1_27_ob_i),
         .ma_i(l1_27_ma_i),
         .mb_i(l1_27_mb_i),
         .pass_i(l1_27_pass_i),
@@ -2802,14 +2526,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_27_b_wins_i),
         .a_wins_i(l1_27_a_wins_i),
         .val_o(l1_27_val_o),
-        .other_o(l1_27_other_o),
         .mask_o(l1_27_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_28(
         .a_i(l1_28_a_i),
         .b_i(l1_28_b_i),
-        .oa_i(l1_28_oa_i),
-        .ob_i(l1_28_ob_i),
         .ma_i(l1_28_ma_i),
         .mb_i(l1_28_mb_i),
         .pass_i(l1_28_pass_i),
@@ -2821,14 +2542,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_28_b_wins_i),
         .a_wins_i(l1_28_a_wins_i),
         .val_o(l1_28_val_o),
-        .other_o(l1_28_other_o),
         .mask_o(l1_28_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_29(
         .a_i(l1_29_a_i),
         .b_i(l1_29_b_i),
-        .oa_i(l1_29_oa_i),
-        .ob_i(l1_29_ob_i),
         .ma_i(l1_29_ma_i),
         .mb_i(l1_29_mb_i),
         .pass_i(l1_29_pass_i),
@@ -2840,14 +2558,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_29_b_wins_i),
         .a_wins_i(l1_29_a_wins_i),
         .val_o(l1_29_val_o),
-        .other_o(l1_29_other_o),
         .mask_o(l1_29_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_30(
         .a_i(l1_30_a_i),
         .b_i(l1_30_b_i),
-        .oa_i(l1_30_oa_i),
-        .ob_i(l1_30_ob_i),
         .ma_i(l1_30_ma_i),
         .mb_i(l1_30_mb_i),
         .pass_i(l1_30_pass_i),
@@ -2859,14 +2574,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_30_b_wins_i),
         .a_wins_i(l1_30_a_wins_i),
         .val_o(l1_30_val_o),
-        .other_o(l1_30_other_o),
         .mask_o(l1_30_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_31(
         .a_i(l1_31_a_i),
         .b_i(l1_31_b_i),
-        .oa_i(l1_31_oa_i),
-        .ob_i(l1_31_ob_i),
         .ma_i(l1_31_ma_i),
         .mb_i(l1_31_mb_i),
         .pass_i(l1_31_pass_i),
@@ -2878,7 +2590,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l1_31_b_wins_i),
         .a_wins_i(l1_31_a_wins_i),
         .val_o(l1_31_val_o),
-        .other_o(l1_31_other_o),
         .mask_o(l1_31_mask_o)
     );
     crosslane_reduce_every2_window_compare l2_cmp_0(
@@ -2980,8 +2691,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
         .a_i(l2_0_a_i),
         .b_i(l2_0_b_i),
-        .oa_i(l2_0_oa_i),
-        .ob_i(l2_0_ob_i),
         .ma_i(l2_0_ma_i),
         .mb_i(l2_0_mb_i),
         .pass_i(l2_0_pass_i),
@@ -2993,14 +2702,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_0_b_wins_i),
         .a_wins_i(l2_0_a_wins_i),
         .val_o(l2_0_val_o),
-        .other_o(l2_0_other_o),
         .mask_o(l2_0_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_1(
         .a_i(l2_1_a_i),
         .b_i(l2_1_b_i),
-        .oa_i(l2_1_oa_i),
-        .ob_i(l2_1_ob_i),
         .ma_i(l2_1_ma_i),
         .mb_i(l2_1_mb_i),
         .pass_i(l2_1_pass_i),
@@ -3012,14 +2718,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_1_b_wins_i),
         .a_wins_i(l2_1_a_wins_i),
         .val_o(l2_1_val_o),
-        .other_o(l2_1_other_o),
         .mask_o(l2_1_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_2(
         .a_i(l2_2_a_i),
         .b_i(l2_2_b_i),
-        .oa_i(l2_2_oa_i),
-        .ob_i(l2_2_ob_i),
         .ma_i(l2_2_ma_i),
         .mb_i(l2_2_mb_i),
         .pass_i(l2_2_pass_i),
@@ -3031,14 +2734,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_2_b_wins_i),
         .a_wins_i(l2_2_a_wins_i),
         .val_o(l2_2_val_o),
-        .other_o(l2_2_other_o),
         .mask_o(l2_2_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_3(
         .a_i(l2_3_a_i),
         .b_i(l2_3_b_i),
-        .oa_i(l2_3_oa_i),
-        .ob_i(l2_3_ob_i),
         .ma_i(l2_3_ma_i),
         .mb_i(l2_3_mb_i),
         .pass_i(l2_3_pass_i),
@@ -3050,14 +2750,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_3_b_wins_i),
         .a_wins_i(l2_3_a_wins_i),
         .val_o(l2_3_val_o),
-        .other_o(l2_3_other_o),
         .mask_o(l2_3_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_4(
         .a_i(l2_4_a_i),
         .b_i(l2_4_b_i),
-        .oa_i(l2_4_oa_i),
-        .ob_i(l2_4_ob_i),
         .ma_i(l2_4_ma_i),
         .mb_i(l2_4_mb_i),
         .pass_i(l2_4_pass_i),
@@ -3069,14 +2766,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_4_b_wins_i),
         .a_wins_i(l2_4_a_wins_i),
         .val_o(l2_4_val_o),
-        .other_o(l2_4_other_o),
         .mask_o(l2_4_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_5(
         .a_i(l2_5_a_i),
         .b_i(l2_5_b_i),
-        .oa_i(l2_5_oa_i),
-        .ob_i(l2_5_ob_i),
         .ma_i(l2_5_ma_i),
         .mb_i(l2_5_mb_i),
         .pass_i(l2_5_pass_i),
@@ -3088,14 +2782,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_5_b_wins_i),
         .a_wins_i(l2_5_a_wins_i),
         .val_o(l2_5_val_o),
-        .other_o(l2_5_other_o),
         .mask_o(l2_5_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_6(
         .a_i(l2_6_a_i),
         .b_i(l2_6_b_i),
-        .oa_i(l2_6_oa_i),
-        .ob_i(l2_6_ob_i),
         .ma_i(l2_6_ma_i),
         .mb_i(l2_6_mb_i),
         .pass_i(l2_6_pass_i),
@@ -3107,14 +2798,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_6_b_wins_i),
         .a_wins_i(l2_6_a_wins_i),
         .val_o(l2_6_val_o),
-        .other_o(l2_6_other_o),
         .mask_o(l2_6_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_7(
         .a_i(l2_7_a_i),
         .b_i(l2_7_b_i),
-        .oa_i(l2_7_oa_i),
-        .ob_i(l2_7_ob_i),
         .ma_i(l2_7_ma_i),
         .mb_i(l2_7_mb_i),
         .pass_i(l2_7_pass_i),
@@ -3126,14 +2814,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_7_b_wins_i),
         .a_wins_i(l2_7_a_wins_i),
         .val_o(l2_7_val_o),
-        .other_o(l2_7_other_o),
         .mask_o(l2_7_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_8(
         .a_i(l2_8_a_i),
         .b_i(l2_8_b_i),
-        .oa_i(l2_8_oa_i),
-        .ob_i(l2_8_ob_i),
         .ma_i(l2_8_ma_i),
         .mb_i(l2_8_mb_i),
         .pass_i(l2_8_pass_i),
@@ -3145,14 +2830,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_8_b_wins_i),
         .a_wins_i(l2_8_a_wins_i),
         .val_o(l2_8_val_o),
-        .other_o(l2_8_other_o),
         .mask_o(l2_8_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_9(
         .a_i(l2_9_a_i),
         .b_i(l2_9_b_i),
-        .oa_i(l2_9_oa_i),
-        .ob_i(l2_9_ob_i),
         .ma_i(l2_9_ma_i),
         .mb_i(l2_9_mb_i),
         .pass_i(l2_9_pass_i),
@@ -3164,14 +2846,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_9_b_wins_i),
         .a_wins_i(l2_9_a_wins_i),
         .val_o(l2_9_val_o),
-        .other_o(l2_9_other_o),
         .mask_o(l2_9_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_10(
         .a_i(l2_10_a_i),
         .b_i(l2_10_b_i),
-        .oa_i(l2_10_oa_i),
-        .ob_i(l2_10_ob_i),
         .ma_i(l2_10_ma_i),
         .mb_i(l2_10_mb_i),
         .pass_i(l2_10_pass_i),
@@ -3183,14 +2862,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_10_b_wins_i),
         .a_wins_i(l2_10_a_wins_i),
         .val_o(l2_10_val_o),
-        .other_o(l2_10_other_o),
         .mask_o(l2_10_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_11(
         .a_i(l2_11_a_i),
         .b_i(l2_11_b_i),
-        .oa_i(l2_11_oa_i),
-        .ob_i(l2_11_ob_i),
         .ma_i(l2_11_ma_i),
         .mb_i(l2_11_mb_i),
         .pass_i(l2_11_pass_i),
@@ -3202,14 +2878,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_11_b_wins_i),
         .a_wins_i(l2_11_a_wins_i),
         .val_o(l2_11_val_o),
-        .other_o(l2_11_other_o),
         .mask_o(l2_11_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_12(
         .a_i(l2_12_a_i),
         .b_i(l2_12_b_i),
-        .oa_i(l2_12_oa_i),
-        .ob_i(l2_12_ob_i),
         .ma_i(l2_12_ma_i),
         .mb_i(l2_12_mb_i),
         .pass_i(l2_12_pass_i),
@@ -3221,14 +2894,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_12_b_wins_i),
         .a_wins_i(l2_12_a_wins_i),
         .val_o(l2_12_val_o),
-        .other_o(l2_12_other_o),
         .mask_o(l2_12_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_13(
         .a_i(l2_13_a_i),
         .b_i(l2_13_b_i),
-        .oa_i(l2_13_oa_i),
-        .ob_i(l2_13_ob_i),
         .ma_i(l2_13_ma_i),
         .mb_i(l2_13_mb_i),
         .pass_i(l2_13_pass_i),
@@ -3240,14 +2910,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_13_b_wins_i),
         .a_wins_i(l2_13_a_wins_i),
         .val_o(l2_13_val_o),
-        .other_o(l2_13_other_o),
         .mask_o(l2_13_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_14(
         .a_i(l2_14_a_i),
         .b_i(l2_14_b_i),
-        .oa_i(l2_14_oa_i),
-        .ob_i(l2_14_ob_i),
         .ma_i(l2_14_ma_i),
         .mb_i(l2_14_mb_i),
         .pass_i(l2_14_pass_i),
@@ -3259,14 +2926,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_14_b_wins_i),
         .a_wins_i(l2_14_a_wins_i),
         .val_o(l2_14_val_o),
-        .other_o(l2_14_other_o),
         .mask_o(l2_14_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_15(
         .a_i(l2_15_a_i),
         .b_i(l2_15_b_i),
-        .oa_i(l2_15_oa_i),
-        .ob_i(l2_15_ob_i),
         .ma_i(l2_15_ma_i),
         .mb_i(l2_15_mb_i),
         .pass_i(l2_15_pass_i),
@@ -3278,7 +2942,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l2_15_b_wins_i),
         .a_wins_i(l2_15_a_wins_i),
         .val_o(l2_15_val_o),
-        .other_o(l2_15_other_o),
         .mask_o(l2_15_mask_o)
     );
     crosslane_reduce_every2_reg32 s2_val_0(
@@ -3463,8 +3126,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_0(
         .a_i(l3_0_a_i),
         .b_i(l3_0_b_i),
-        .oa_i(l3_0_oa_i),
-        .ob_i(l3_0_ob_i),
         .ma_i(l3_0_ma_i),
         .mb_i(l3_0_mb_i),
         .pass_i(l3_0_pass_i),
@@ -3476,14 +3137,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l3_0_b_wins_i),
         .a_wins_i(l3_0_a_wins_i),
         .val_o(l3_0_val_o),
-        .other_o(l3_0_other_o),
         .mask_o(l3_0_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_1(
         .a_i(l3_1_a_i),
         .b_i(l3_1_b_i),
-        .oa_i(l3_1_oa_i),
-        .ob_i(l3_1_ob_i),
         .ma_i(l3_1_ma_i),
         .mb_i(l3_1_mb_i),
         .pass_i(l3_1_pass_i),
@@ -3495,14 +3153,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l3_1_b_wins_i),
         .a_wins_i(l3_1_a_wins_i),
         .val_o(l3_1_val_o),
-        .other_o(l3_1_other_o),
         .mask_o(l3_1_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_2(
         .a_i(l3_2_a_i),
         .b_i(l3_2_b_i),
-        .oa_i(l3_2_oa_i),
-        .ob_i(l3_2_ob_i),
         .ma_i(l3_2_ma_i),
         .mb_i(l3_2_mb_i),
         .pass_i(l3_2_pass_i),
@@ -3514,14 +3169,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l3_2_b_wins_i),
         .a_wins_i(l3_2_a_wins_i),
         .val_o(l3_2_val_o),
-        .other_o(l3_2_other_o),
         .mask_o(l3_2_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_3(
         .a_i(l3_3_a_i),
         .b_i(l3_3_b_i),
-        .oa_i(l3_3_oa_i),
-        .ob_i(l3_3_ob_i),
         .ma_i(l3_3_ma_i),
         .mb_i(l3_3_mb_i),
         .pass_i(l3_3_pass_i),
@@ -3533,14 +3185,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l3_3_b_wins_i),
         .a_wins_i(l3_3_a_wins_i),
         .val_o(l3_3_val_o),
-        .other_o(l3_3_other_o),
         .mask_o(l3_3_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_4(
         .a_i(l3_4_a_i),
         .b_i(l3_4_b_i),
-        .oa_i(l3_4_oa_i),
-        .ob_i(l3_4_ob_i),
         .ma_i(l3_4_ma_i),
         .mb_i(l3_4_mb_i),
         .pass_i(l3_4_pass_i),
@@ -3552,14 +3201,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l3_4_b_wins_i),
         .a_wins_i(l3_4_a_wins_i),
         .val_o(l3_4_val_o),
-        .other_o(l3_4_other_o),
         .mask_o(l3_4_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_5(
         .a_i(l3_5_a_i),
         .b_i(l3_5_b_i),
-        .oa_i(l3_5_oa_i),
-        .ob_i(l3_5_ob_i),
         .ma_i(l3_5_ma_i),
         .mb_i(l3_5_mb_i),
         .pass_i(l3_5_pass_i),
@@ -3571,14 +3217,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l3_5_b_wins_i),
         .a_wins_i(l3_5_a_wins_i),
         .val_o(l3_5_val_o),
-        .other_o(l3_5_other_o),
         .mask_o(l3_5_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_6(
         .a_i(l3_6_a_i),
         .b_i(l3_6_b_i),
-        .oa_i(l3_6_oa_i),
-        .ob_i(l3_6_ob_i),
         .ma_i(l3_6_ma_i),
         .mb_i(l3_6_mb_i),
         .pass_i(l3_6_pass_i),
@@ -3590,14 +3233,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l3_6_b_wins_i),
         .a_wins_i(l3_6_a_wins_i),
         .val_o(l3_6_val_o),
-        .other_o(l3_6_other_o),
         .mask_o(l3_6_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_7(
         .a_i(l3_7_a_i),
         .b_i(l3_7_b_i),
-        .oa_i(l3_7_oa_i),
-        .ob_i(l3_7_ob_i),
         .ma_i(l3_7_ma_i),
         .mb_i(l3_7_mb_i),
         .pass_i(l3_7_pass_i),
@@ -3609,7 +3249,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l3_7_b_wins_i),
         .a_wins_i(l3_7_a_wins_i),
         .val_o(l3_7_val_o),
-        .other_o(l3_7_other_o),
         .mask_o(l3_7_mask_o)
     );
     crosslane_reduce_every2_wire32 s3_val_0(
@@ -3746,8 +3385,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
         .a_i(l4_0_a_i),
         .b_i(l4_0_b_i),
-        .oa_i(l4_0_oa_i),
-        .ob_i(l4_0_ob_i),
         .ma_i(l4_0_ma_i),
         .mb_i(l4_0_mb_i),
         .pass_i(l4_0_pass_i),
@@ -3759,14 +3396,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l4_0_b_wins_i),
         .a_wins_i(l4_0_a_wins_i),
         .val_o(l4_0_val_o),
-        .other_o(l4_0_other_o),
         .mask_o(l4_0_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_1(
         .a_i(l4_1_a_i),
         .b_i(l4_1_b_i),
-        .oa_i(l4_1_oa_i),
-        .ob_i(l4_1_ob_i),
         .ma_i(l4_1_ma_i),
         .mb_i(l4_1_mb_i),
         .pass_i(l4_1_pass_i),
@@ -3778,14 +3412,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l4_1_b_wins_i),
         .a_wins_i(l4_1_a_wins_i),
         .val_o(l4_1_val_o),
-        .other_o(l4_1_other_o),
         .mask_o(l4_1_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_2(
         .a_i(l4_2_a_i),
         .b_i(l4_2_b_i),
-        .oa_i(l4_2_oa_i),
-        .ob_i(l4_2_ob_i),
         .ma_i(l4_2_ma_i),
         .mb_i(l4_2_mb_i),
         .pass_i(l4_2_pass_i),
@@ -3797,14 +3428,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l4_2_b_wins_i),
         .a_wins_i(l4_2_a_wins_i),
         .val_o(l4_2_val_o),
-        .other_o(l4_2_other_o),
         .mask_o(l4_2_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_3(
         .a_i(l4_3_a_i),
         .b_i(l4_3_b_i),
-        .oa_i(l4_3_oa_i),
-        .ob_i(l4_3_ob_i),
         .ma_i(l4_3_ma_i),
         .mb_i(l4_3_mb_i),
         .pass_i(l4_3_pass_i),
@@ -3816,7 +3444,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l4_3_b_wins_i),
         .a_wins_i(l4_3_a_wins_i),
         .val_o(l4_3_val_o),
-        .other_o(l4_3_other_o),
         .mask_o(l4_3_mask_o)
     );
     crosslane_reduce_every2_reg32 s4_val_0(
@@ -3897,8 +3524,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
         .a_i(l5_0_a_i),
         .b_i(l5_0_b_i),
-        .oa_i(l5_0_oa_i),
-        .ob_i(l5_0_ob_i),
         .ma_i(l5_0_ma_i),
         .mb_i(l5_0_mb_i),
         .pass_i(l5_0_pass_i),
@@ -3910,14 +3535,11 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l5_0_b_wins_i),
         .a_wins_i(l5_0_a_wins_i),
         .val_o(l5_0_val_o),
-        .other_o(l5_0_other_o),
         .mask_o(l5_0_mask_o)
     );
     crosslane_reduce_every2_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_1(
         .a_i(l5_1_a_i),
         .b_i(l5_1_b_i),
-        .oa_i(l5_1_oa_i),
-        .ob_i(l5_1_ob_i),
         .ma_i(l5_1_ma_i),
         .mb_i(l5_1_mb_i),
         .pass_i(l5_1_pass_i),
@@ -3929,7 +3551,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l5_1_b_wins_i),
         .a_wins_i(l5_1_a_wins_i),
         .val_o(l5_1_val_o),
-        .other_o(l5_1_other_o),
         .mask_o(l5_1_mask_o)
     );
     crosslane_reduce_every2_wire32 s5_val_0(
@@ -4002,8 +3623,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     crosslane_reduce_every2_tree_node #(.given_compare(1'b1), .child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
         .a_i(l6_a_i),
         .b_i(l6_b_i),
-        .oa_i(l6_oa_i),
-        .ob_i(l6_ob_i),
         .ma_i(l6_ma_i),
         .mb_i(l6_mb_i),
         .pass_i(l6_pass_i),
@@ -4015,7 +3634,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .b_wins_i(l6_b_wins_i),
         .a_wins_i(l6_a_wins_i),
         .val_o(l6_val_o),
-        .other_o(l6_other_o),
         .mask_o(l6_mask_o)
     );
     crosslane_reduce_every2_result_format format(
@@ -4273,10 +3891,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_0_b_i = (in_key_0_q >> 32'h8) & low_byte;
         l1_1_a_i = (in_key_0_q >> 32'h10) & low_byte;
         l1_1_b_i = (in_key_0_q >> 32'h18) & low_byte;
-        l1_0_oa_i = in_key_0_q & low_byte;
-        l1_0_ob_i = (in_key_0_q >> 32'h8) & low_byte;
-        l1_1_oa_i = (in_key_0_q >> 32'h10) & low_byte;
-        l1_1_ob_i = (in_key_0_q >> 32'h18) & low_byte;
         l1_0_ma_i = in_act_0_q & low_slot;
         l1_0_mb_i = (in_act_0_q >> 32'h1) & low_slot;
         l1_1_ma_i = (in_act_0_q >> 32'h2) & low_slot;
@@ -4287,8 +3901,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_0_a_wins_i = l2_cmp_0_a_wins_o;
         l2_0_a_i = l1_0_val_o;
         l2_0_b_i = l1_1_val_o;
-        l2_0_oa_i = l1_0_other_o;
-        l2_0_ob_i = l1_1_other_o;
         l2_0_ma_i = l1_0_mask_o;
         l2_0_mb_i = l1_1_mask_o;
         l2_0_pass_i = l2_ctl_pass_o;
@@ -4303,10 +3915,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_2_b_i = (in_key_1_q >> 32'h8) & low_byte;
         l1_3_a_i = (in_key_1_q >> 32'h10) & low_byte;
         l1_3_b_i = (in_key_1_q >> 32'h18) & low_byte;
-        l1_2_oa_i = in_key_1_q & low_byte;
-        l1_2_ob_i = (in_key_1_q >> 32'h8) & low_byte;
-        l1_3_oa_i = (in_key_1_q >> 32'h10) & low_byte;
-        l1_3_ob_i = (in_key_1_q >> 32'h18) & low_byte;
         l1_2_ma_i = in_act_1_q & low_slot;
         l1_2_mb_i = (in_act_1_q >> 32'h1) & low_slot;
         l1_3_ma_i = (in_act_1_q >> 32'h2) & low_slot;
@@ -4317,8 +3925,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_1_a_wins_i = l2_cmp_1_a_wins_o;
         l2_1_a_i = l1_2_val_o;
         l2_1_b_i = l1_3_val_o;
-        l2_1_oa_i = l1_2_other_o;
-        l2_1_ob_i = l1_3_other_o;
         l2_1_ma_i = l1_2_mask_o;
         l2_1_mb_i = l1_3_mask_o;
         l2_1_pass_i = l2_ctl_pass_o;
@@ -4333,10 +3939,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_4_b_i = (in_key_2_q >> 32'h8) & low_byte;
         l1_5_a_i = (in_key_2_q >> 32'h10) & low_byte;
         l1_5_b_i = (in_key_2_q >> 32'h18) & low_byte;
-        l1_4_oa_i = in_key_2_q & low_byte;
-        l1_4_ob_i = (in_key_2_q >> 32'h8) & low_byte;
-        l1_5_oa_i = (in_key_2_q >> 32'h10) & low_byte;
-        l1_5_ob_i = (in_key_2_q >> 32'h18) & low_byte;
         l1_4_ma_i = in_act_2_q & low_slot;
         l1_4_mb_i = (in_act_2_q >> 32'h1) & low_slot;
         l1_5_ma_i = (in_act_2_q >> 32'h2) & low_slot;
@@ -4347,8 +3949,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_2_a_wins_i = l2_cmp_2_a_wins_o;
         l2_2_a_i = l1_4_val_o;
         l2_2_b_i = l1_5_val_o;
-        l2_2_oa_i = l1_4_other_o;
-        l2_2_ob_i = l1_5_other_o;
         l2_2_ma_i = l1_4_mask_o;
         l2_2_mb_i = l1_5_mask_o;
         l2_2_pass_i = l2_ctl_pass_o;
@@ -4363,10 +3963,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_6_b_i = (in_key_3_q >> 32'h8) & low_byte;
         l1_7_a_i = (in_key_3_q >> 32'h10) & low_byte;
         l1_7_b_i = (in_key_3_q >> 32'h18) & low_byte;
-        l1_6_oa_i = in_key_3_q & low_byte;
-        l1_6_ob_i = (in_key_3_q >> 32'h8) & low_byte;
-        l1_7_oa_i = (in_key_3_q >> 32'h10) & low_byte;
-        l1_7_ob_i = (in_key_3_q >> 32'h18) & low_byte;
         l1_6_ma_i = in_act_3_q & low_slot;
         l1_6_mb_i = (in_act_3_q >> 32'h1) & low_slot;
         l1_7_ma_i = (in_act_3_q >> 32'h2) & low_slot;
@@ -4377,8 +3973,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_3_a_wins_i = l2_cmp_3_a_wins_o;
         l2_3_a_i = l1_6_val_o;
         l2_3_b_i = l1_7_val_o;
-        l2_3_oa_i = l1_6_other_o;
-        l2_3_ob_i = l1_7_other_o;
         l2_3_ma_i = l1_6_mask_o;
         l2_3_mb_i = l1_7_mask_o;
         l2_3_pass_i = l2_ctl_pass_o;
@@ -4393,10 +3987,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_8_b_i = (in_key_4_q >> 32'h8) & low_byte;
         l1_9_a_i = (in_key_4_q >> 32'h10) & low_byte;
         l1_9_b_i = (in_key_4_q >> 32'h18) & low_byte;
-        l1_8_oa_i = in_key_4_q & low_byte;
-        l1_8_ob_i = (in_key_4_q >> 32'h8) & low_byte;
-        l1_9_oa_i = (in_key_4_q >> 32'h10) & low_byte;
-        l1_9_ob_i = (in_key_4_q >> 32'h18) & low_byte;
         l1_8_ma_i = in_act_4_q & low_slot;
         l1_8_mb_i = (in_act_4_q >> 32'h1) & low_slot;
         l1_9_ma_i = (in_act_4_q >> 32'h2) & low_slot;
@@ -4407,8 +3997,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_4_a_wins_i = l2_cmp_4_a_wins_o;
         l2_4_a_i = l1_8_val_o;
         l2_4_b_i = l1_9_val_o;
-        l2_4_oa_i = l1_8_other_o;
-        l2_4_ob_i = l1_9_other_o;
         l2_4_ma_i = l1_8_mask_o;
         l2_4_mb_i = l1_9_mask_o;
         l2_4_pass_i = l2_ctl_pass_o;
@@ -4423,10 +4011,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_10_b_i = (in_key_5_q >> 32'h8) & low_byte;
         l1_11_a_i = (in_key_5_q >> 32'h10) & low_byte;
         l1_11_b_i = (in_key_5_q >> 32'h18) & low_byte;
-        l1_10_oa_i = in_key_5_q & low_byte;
-        l1_10_ob_i = (in_key_5_q >> 32'h8) & low_byte;
-        l1_11_oa_i = (in_key_5_q >> 32'h10) & low_byte;
-        l1_11_ob_i = (in_key_5_q >> 32'h18) & low_byte;
         l1_10_ma_i = in_act_5_q & low_slot;
         l1_10_mb_i = (in_act_5_q >> 32'h1) & low_slot;
         l1_11_ma_i = (in_act_5_q >> 32'h2) & low_slot;
@@ -4437,8 +4021,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_5_a_wins_i = l2_cmp_5_a_wins_o;
         l2_5_a_i = l1_10_val_o;
         l2_5_b_i = l1_11_val_o;
-        l2_5_oa_i = l1_10_other_o;
-        l2_5_ob_i = l1_11_other_o;
         l2_5_ma_i = l1_10_mask_o;
         l2_5_mb_i = l1_11_mask_o;
         l2_5_pass_i = l2_ctl_pass_o;
@@ -4453,10 +4035,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_12_b_i = (in_key_6_q >> 32'h8) & low_byte;
         l1_13_a_i = (in_key_6_q >> 32'h10) & low_byte;
         l1_13_b_i = (in_key_6_q >> 32'h18) & low_byte;
-        l1_12_oa_i = in_key_6_q & low_byte;
-        l1_12_ob_i = (in_key_6_q >> 32'h8) & low_byte;
-        l1_13_oa_i = (in_key_6_q >> 32'h10) & low_byte;
-        l1_13_ob_i = (in_key_6_q >> 32'h18) & low_byte;
         l1_12_ma_i = in_act_6_q & low_slot;
         l1_12_mb_i = (in_act_6_q >> 32'h1) & low_slot;
         l1_13_ma_i = (in_act_6_q >> 32'h2) & low_slot;
@@ -4467,8 +4045,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_6_a_wins_i = l2_cmp_6_a_wins_o;
         l2_6_a_i = l1_12_val_o;
         l2_6_b_i = l1_13_val_o;
-        l2_6_oa_i = l1_12_other_o;
-        l2_6_ob_i = l1_13_other_o;
         l2_6_ma_i = l1_12_mask_o;
         l2_6_mb_i = l1_13_mask_o;
         l2_6_pass_i = l2_ctl_pass_o;
@@ -4483,10 +4059,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_14_b_i = (in_key_7_q >> 32'h8) & low_byte;
         l1_15_a_i = (in_key_7_q >> 32'h10) & low_byte;
         l1_15_b_i = (in_key_7_q >> 32'h18) & low_byte;
-        l1_14_oa_i = in_key_7_q & low_byte;
-        l1_14_ob_i = (in_key_7_q >> 32'h8) & low_byte;
-        l1_15_oa_i = (in_key_7_q >> 32'h10) & low_byte;
-        l1_15_ob_i = (in_key_7_q >> 32'h18) & low_byte;
         l1_14_ma_i = in_act_7_q & low_slot;
         l1_14_mb_i = (in_act_7_q >> 32'h1) & low_slot;
         l1_15_ma_i = (in_act_7_q >> 32'h2) & low_slot;
@@ -4497,8 +4069,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_7_a_wins_i = l2_cmp_7_a_wins_o;
         l2_7_a_i = l1_14_val_o;
         l2_7_b_i = l1_15_val_o;
-        l2_7_oa_i = l1_14_other_o;
-        l2_7_ob_i = l1_15_other_o;
         l2_7_ma_i = l1_14_mask_o;
         l2_7_mb_i = l1_15_mask_o;
         l2_7_pass_i = l2_ctl_pass_o;
@@ -4513,10 +4083,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_16_b_i = (in_key_8_q >> 32'h8) & low_byte;
         l1_17_a_i = (in_key_8_q >> 32'h10) & low_byte;
         l1_17_b_i = (in_key_8_q >> 32'h18) & low_byte;
-        l1_16_oa_i = in_key_8_q & low_byte;
-        l1_16_ob_i = (in_key_8_q >> 32'h8) & low_byte;
-        l1_17_oa_i = (in_key_8_q >> 32'h10) & low_byte;
-        l1_17_ob_i = (in_key_8_q >> 32'h18) & low_byte;
         l1_16_ma_i = in_act_8_q & low_slot;
         l1_16_mb_i = (in_act_8_q >> 32'h1) & low_slot;
         l1_17_ma_i = (in_act_8_q >> 32'h2) & low_slot;
@@ -4527,8 +4093,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_8_a_wins_i = l2_cmp_8_a_wins_o;
         l2_8_a_i = l1_16_val_o;
         l2_8_b_i = l1_17_val_o;
-        l2_8_oa_i = l1_16_other_o;
-        l2_8_ob_i = l1_17_other_o;
         l2_8_ma_i = l1_16_mask_o;
         l2_8_mb_i = l1_17_mask_o;
         l2_8_pass_i = l2_ctl_pass_o;
@@ -4543,10 +4107,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_18_b_i = (in_key_9_q >> 32'h8) & low_byte;
         l1_19_a_i = (in_key_9_q >> 32'h10) & low_byte;
         l1_19_b_i = (in_key_9_q >> 32'h18) & low_byte;
-        l1_18_oa_i = in_key_9_q & low_byte;
-        l1_18_ob_i = (in_key_9_q >> 32'h8) & low_byte;
-        l1_19_oa_i = (in_key_9_q >> 32'h10) & low_byte;
-        l1_19_ob_i = (in_key_9_q >> 32'h18) & low_byte;
         l1_18_ma_i = in_act_9_q & low_slot;
         l1_18_mb_i = (in_act_9_q >> 32'h1) & low_slot;
         l1_19_ma_i = (in_act_9_q >> 32'h2) & low_slot;
@@ -4557,8 +4117,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_9_a_wins_i = l2_cmp_9_a_wins_o;
         l2_9_a_i = l1_18_val_o;
         l2_9_b_i = l1_19_val_o;
-        l2_9_oa_i = l1_18_other_o;
-        l2_9_ob_i = l1_19_other_o;
         l2_9_ma_i = l1_18_mask_o;
         l2_9_mb_i = l1_19_mask_o;
         l2_9_pass_i = l2_ctl_pass_o;
@@ -4573,10 +4131,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_20_b_i = (in_key_10_q >> 32'h8) & low_byte;
         l1_21_a_i = (in_key_10_q >> 32'h10) & low_byte;
         l1_21_b_i = (in_key_10_q >> 32'h18) & low_byte;
-        l1_20_oa_i = in_key_10_q & low_byte;
-        l1_20_ob_i = (in_key_10_q >> 32'h8) & low_byte;
-        l1_21_oa_i = (in_key_10_q >> 32'h10) & low_byte;
-        l1_21_ob_i = (in_key_10_q >> 32'h18) & low_byte;
         l1_20_ma_i = in_act_10_q & low_slot;
         l1_20_mb_i = (in_act_10_q >> 32'h1) & low_slot;
         l1_21_ma_i = (in_act_10_q >> 32'h2) & low_slot;
@@ -4587,8 +4141,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_10_a_wins_i = l2_cmp_10_a_wins_o;
         l2_10_a_i = l1_20_val_o;
         l2_10_b_i = l1_21_val_o;
-        l2_10_oa_i = l1_20_other_o;
-        l2_10_ob_i = l1_21_other_o;
         l2_10_ma_i = l1_20_mask_o;
         l2_10_mb_i = l1_21_mask_o;
         l2_10_pass_i = l2_ctl_pass_o;
@@ -4603,10 +4155,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_22_b_i = (in_key_11_q >> 32'h8) & low_byte;
         l1_23_a_i = (in_key_11_q >> 32'h10) & low_byte;
         l1_23_b_i = (in_key_11_q >> 32'h18) & low_byte;
-        l1_22_oa_i = in_key_11_q & low_byte;
-        l1_22_ob_i = (in_key_11_q >> 32'h8) & low_byte;
-        l1_23_oa_i = (in_key_11_q >> 32'h10) & low_byte;
-        l1_23_ob_i = (in_key_11_q >> 32'h18) & low_byte;
         l1_22_ma_i = in_act_11_q & low_slot;
         l1_22_mb_i = (in_act_11_q >> 32'h1) & low_slot;
         l1_23_ma_i = (in_act_11_q >> 32'h2) & low_slot;
@@ -4617,8 +4165,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_11_a_wins_i = l2_cmp_11_a_wins_o;
         l2_11_a_i = l1_22_val_o;
         l2_11_b_i = l1_23_val_o;
-        l2_11_oa_i = l1_22_other_o;
-        l2_11_ob_i = l1_23_other_o;
         l2_11_ma_i = l1_22_mask_o;
         l2_11_mb_i = l1_23_mask_o;
         l2_11_pass_i = l2_ctl_pass_o;
@@ -4633,10 +4179,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_24_b_i = (in_key_12_q >> 32'h8) & low_byte;
         l1_25_a_i = (in_key_12_q >> 32'h10) & low_byte;
         l1_25_b_i = (in_key_12_q >> 32'h18) & low_byte;
-        l1_24_oa_i = in_key_12_q & low_byte;
-        l1_24_ob_i = (in_key_12_q >> 32'h8) & low_byte;
-        l1_25_oa_i = (in_key_12_q >> 32'h10) & low_byte;
-        l1_25_ob_i = (in_key_12_q >> 32'h18) & low_byte;
         l1_24_ma_i = in_act_12_q & low_slot;
         l1_24_mb_i = (in_act_12_q >> 32'h1) & low_slot;
         l1_25_ma_i = (in_act_12_q >> 32'h2) & low_slot;
@@ -4647,8 +4189,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_12_a_wins_i = l2_cmp_12_a_wins_o;
         l2_12_a_i = l1_24_val_o;
         l2_12_b_i = l1_25_val_o;
-        l2_12_oa_i = l1_24_other_o;
-        l2_12_ob_i = l1_25_other_o;
         l2_12_ma_i = l1_24_mask_o;
         l2_12_mb_i = l1_25_mask_o;
         l2_12_pass_i = l2_ctl_pass_o;
@@ -4663,10 +4203,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_26_b_i = (in_key_13_q >> 32'h8) & low_byte;
         l1_27_a_i = (in_key_13_q >> 32'h10) & low_byte;
         l1_27_b_i = (in_key_13_q >> 32'h18) & low_byte;
-        l1_26_oa_i = in_key_13_q & low_byte;
-        l1_26_ob_i = (in_key_13_q >> 32'h8) & low_byte;
-        l1_27_oa_i = (in_key_13_q >> 32'h10) & low_byte;
-        l1_27_ob_i = (in_key_13_q >> 32'h18) & low_byte;
         l1_26_ma_i = in_act_13_q & low_slot;
         l1_26_mb_i = (in_act_13_q >> 32'h1) & low_slot;
         l1_27_ma_i = (in_act_13_q >> 32'h2) & low_slot;
@@ -4677,8 +4213,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_13_a_wins_i = l2_cmp_13_a_wins_o;
         l2_13_a_i = l1_26_val_o;
         l2_13_b_i = l1_27_val_o;
-        l2_13_oa_i = l1_26_other_o;
-        l2_13_ob_i = l1_27_other_o;
         l2_13_ma_i = l1_26_mask_o;
         l2_13_mb_i = l1_27_mask_o;
         l2_13_pass_i = l2_ctl_pass_o;
@@ -4693,10 +4227,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_28_b_i = (in_key_14_q >> 32'h8) & low_byte;
         l1_29_a_i = (in_key_14_q >> 32'h10) & low_byte;
         l1_29_b_i = (in_key_14_q >> 32'h18) & low_byte;
-        l1_28_oa_i = in_key_14_q & low_byte;
-        l1_28_ob_i = (in_key_14_q >> 32'h8) & low_byte;
-        l1_29_oa_i = (in_key_14_q >> 32'h10) & low_byte;
-        l1_29_ob_i = (in_key_14_q >> 32'h18) & low_byte;
         l1_28_ma_i = in_act_14_q & low_slot;
         l1_28_mb_i = (in_act_14_q >> 32'h1) & low_slot;
         l1_29_ma_i = (in_act_14_q >> 32'h2) & low_slot;
@@ -4707,8 +4237,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_14_a_wins_i = l2_cmp_14_a_wins_o;
         l2_14_a_i = l1_28_val_o;
         l2_14_b_i = l1_29_val_o;
-        l2_14_oa_i = l1_28_other_o;
-        l2_14_ob_i = l1_29_other_o;
         l2_14_ma_i = l1_28_mask_o;
         l2_14_mb_i = l1_29_mask_o;
         l2_14_pass_i = l2_ctl_pass_o;
@@ -4723,10 +4251,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_30_b_i = (in_key_15_q >> 32'h8) & low_byte;
         l1_31_a_i = (in_key_15_q >> 32'h10) & low_byte;
         l1_31_b_i = (in_key_15_q >> 32'h18) & low_byte;
-        l1_30_oa_i = in_key_15_q & low_byte;
-        l1_30_ob_i = (in_key_15_q >> 32'h8) & low_byte;
-        l1_31_oa_i = (in_key_15_q >> 32'h10) & low_byte;
-        l1_31_ob_i = (in_key_15_q >> 32'h18) & low_byte;
         l1_30_ma_i = in_act_15_q & low_slot;
         l1_30_mb_i = (in_act_15_q >> 32'h1) & low_slot;
         l1_31_ma_i = (in_act_15_q >> 32'h2) & low_slot;
@@ -4737,8 +4261,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_15_a_wins_i = l2_cmp_15_a_wins_o;
         l2_15_a_i = l1_30_val_o;
         l2_15_b_i = l1_31_val_o;
-        l2_15_oa_i = l1_30_other_o;
-        l2_15_ob_i = l1_31_other_o;
         l2_15_ma_i = l1_30_mask_o;
         l2_15_mb_i = l1_31_mask_o;
         l2_15_pass_i = l2_ctl_pass_o;
@@ -5010,12 +4532,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l3_ctl_ctrl_i = s2_ctrl_q;
         l3_0_a_i = s2_val_0_q;
         l3_0_b_i = s2_val_1_q;
-        l3_0_oa_i = s2_val_0_q;
-        l3_0_ob_i = s2_val_1_q;
-        if (l3_shares) begin
-            l3_0_oa_i = l2_0_other_o;
-            l3_0_ob_i = l2_1_other_o;
-        end
         l3_0_ma_i = s2_mask_0_q;
         l3_0_mb_i = s2_mask_1_q;
         l3_0_pass_i = l3_ctl_pass_o;
@@ -5028,12 +4544,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s3_mask_0_d = l3_0_mask_o;
         l3_1_a_i = s2_val_2_q;
         l3_1_b_i = s2_val_3_q;
-        l3_1_oa_i = s2_val_2_q;
-        l3_1_ob_i = s2_val_3_q;
-        if (l3_shares) begin
-            l3_1_oa_i = l2_2_other_o;
-            l3_1_ob_i = l2_3_other_o;
-        end
         l3_1_ma_i = s2_mask_2_q;
         l3_1_mb_i = s2_mask_3_q;
         l3_1_pass_i = l3_ctl_pass_o;
@@ -5046,12 +4556,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s3_mask_1_d = l3_1_mask_o;
         l3_2_a_i = s2_val_4_q;
         l3_2_b_i = s2_val_5_q;
-        l3_2_oa_i = s2_val_4_q;
-        l3_2_ob_i = s2_val_5_q;
-        if (l3_shares) begin
-            l3_2_oa_i = l2_4_other_o;
-            l3_2_ob_i = l2_5_other_o;
-        end
         l3_2_ma_i = s2_mask_4_q;
         l3_2_mb_i = s2_mask_5_q;
         l3_2_pass_i = l3_ctl_pass_o;
@@ -5064,12 +4568,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s3_mask_2_d = l3_2_mask_o;
         l3_3_a_i = s2_val_6_q;
         l3_3_b_i = s2_val_7_q;
-        l3_3_oa_i = s2_val_6_q;
-        l3_3_ob_i = s2_val_7_q;
-        if (l3_shares) begin
-            l3_3_oa_i = l2_6_other_o;
-            l3_3_ob_i = l2_7_other_o;
-        end
         l3_3_ma_i = s2_mask_6_q;
         l3_3_mb_i = s2_mask_7_q;
         l3_3_pass_i = l3_ctl_pass_o;
@@ -5082,12 +4580,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s3_mask_3_d = l3_3_mask_o;
         l3_4_a_i = s2_val_8_q;
         l3_4_b_i = s2_val_9_q;
-        l3_4_oa_i = s2_val_8_q;
-        l3_4_ob_i = s2_val_9_q;
-        if (l3_shares) begin
-            l3_4_oa_i = l2_8_other_o;
-            l3_4_ob_i = l2_9_other_o;
-        end
         l3_4_ma_i = s2_mask_8_q;
         l3_4_mb_i = s2_mask_9_q;
         l3_4_pass_i = l3_ctl_pass_o;
@@ -5100,12 +4592,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s3_mask_4_d = l3_4_mask_o;
         l3_5_a_i = s2_val_10_q;
         l3_5_b_i = s2_val_11_q;
-        l3_5_oa_i = s2_val_10_q;
-        l3_5_ob_i = s2_val_11_q;
-        if (l3_shares) begin
-            l3_5_oa_i = l2_10_other_o;
-            l3_5_ob_i = l2_11_other_o;
-        end
         l3_5_ma_i = s2_mask_10_q;
         l3_5_mb_i = s2_mask_11_q;
         l3_5_pass_i = l3_ctl_pass_o;
@@ -5118,12 +4604,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s3_mask_5_d = l3_5_mask_o;
         l3_6_a_i = s2_val_12_q;
         l3_6_b_i = s2_val_13_q;
-        l3_6_oa_i = s2_val_12_q;
-        l3_6_ob_i = s2_val_13_q;
-        if (l3_shares) begin
-            l3_6_oa_i = l2_12_other_o;
-            l3_6_ob_i = l2_13_other_o;
-        end
         l3_6_ma_i = s2_mask_12_q;
         l3_6_mb_i = s2_mask_13_q;
         l3_6_pass_i = l3_ctl_pass_o;
@@ -5136,12 +4616,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s3_mask_6_d = l3_6_mask_o;
         l3_7_a_i = s2_val_14_q;
         l3_7_b_i = s2_val_15_q;
-        l3_7_oa_i = s2_val_14_q;
-        l3_7_ob_i = s2_val_15_q;
-        if (l3_shares) begin
-            l3_7_oa_i = l2_14_other_o;
-            l3_7_ob_i = l2_15_other_o;
-        end
         l3_7_ma_i = s2_mask_14_q;
         l3_7_mb_i = s2_mask_15_q;
         l3_7_pass_i = l3_ctl_pass_o;
@@ -5157,12 +4631,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l4_ctl_ctrl_i = s3_ctrl_q;
         l4_0_a_i = s3_val_0_q;
         l4_0_b_i = s3_val_1_q;
-        l4_0_oa_i = s3_val_0_q;
-        l4_0_ob_i = s3_val_1_q;
-        if (l4_shares) begin
-            l4_0_oa_i = l3_0_other_o;
-            l4_0_ob_i = l3_1_other_o;
-        end
         l4_0_ma_i = s3_mask_0_q;
         l4_0_mb_i = s3_mask_1_q;
         l4_0_pass_i = l4_ctl_pass_o;
@@ -5175,12 +4643,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s4_mask_0_d = l4_0_mask_o;
         l4_1_a_i = s3_val_2_q;
         l4_1_b_i = s3_val_3_q;
-        l4_1_oa_i = s3_val_2_q;
-        l4_1_ob_i = s3_val_3_q;
-        if (l4_shares) begin
-            l4_1_oa_i = l3_2_other_o;
-            l4_1_ob_i = l3_3_other_o;
-        end
         l4_1_ma_i = s3_mask_2_q;
         l4_1_mb_i = s3_mask_3_q;
         l4_1_pass_i = l4_ctl_pass_o;
@@ -5193,12 +4655,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s4_mask_1_d = l4_1_mask_o;
         l4_2_a_i = s3_val_4_q;
         l4_2_b_i = s3_val_5_q;
-        l4_2_oa_i = s3_val_4_q;
-        l4_2_ob_i = s3_val_5_q;
-        if (l4_shares) begin
-            l4_2_oa_i = l3_4_other_o;
-            l4_2_ob_i = l3_5_other_o;
-        end
         l4_2_ma_i = s3_mask_4_q;
         l4_2_mb_i = s3_mask_5_q;
         l4_2_pass_i = l4_ctl_pass_o;
@@ -5211,12 +4667,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s4_mask_2_d = l4_2_mask_o;
         l4_3_a_i = s3_val_6_q;
         l4_3_b_i = s3_val_7_q;
-        l4_3_oa_i = s3_val_6_q;
-        l4_3_ob_i = s3_val_7_q;
-        if (l4_shares) begin
-            l4_3_oa_i = l3_6_other_o;
-            l4_3_ob_i = l3_7_other_o;
-        end
         l4_3_ma_i = s3_mask_6_q;
         l4_3_mb_i = s3_mask_7_q;
         l4_3_pass_i = l4_ctl_pass_o;
@@ -5232,12 +4682,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l5_ctl_ctrl_i = s4_ctrl_q;
         l5_0_a_i = s4_val_0_q;
         l5_0_b_i = s4_val_1_q;
-        l5_0_oa_i = s4_val_0_q;
-        l5_0_ob_i = s4_val_1_q;
-        if (l5_shares) begin
-            l5_0_oa_i = l4_0_other_o;
-            l5_0_ob_i = l4_1_other_o;
-        end
         l5_0_ma_i = s4_mask_0_q;
         l5_0_mb_i = s4_mask_1_q;
         l5_0_pass_i = l5_ctl_pass_o;
@@ -5250,12 +4694,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         s5_mask_0_d = l5_0_mask_o;
         l5_1_a_i = s4_val_2_q;
         l5_1_b_i = s4_val_3_q;
-        l5_1_oa_i = s4_val_2_q;
-        l5_1_ob_i = s4_val_3_q;
-        if (l5_shares) begin
-            l5_1_oa_i = l4_2_other_o;
-            l5_1_ob_i = l4_3_other_o;
-        end
         l5_1_ma_i = s4_mask_2_q;
         l5_1_mb_i = s4_mask_3_q;
         l5_1_pass_i = l5_ctl_pass_o;
@@ -5328,12 +4766,6 @@ module crosslane_reduce_every2(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l6_ctl_ctrl_i = s5_ctrl_q;
         l6_a_i = s5_val_0_q;
         l6_b_i = s5_val_1_q;
-        l6_oa_i = s5_val_0_q;
-        l6_ob_i = s5_val_1_q;
-        if (l6_shares) begin
-            l6_oa_i = l5_0_other_o;
-            l6_ob_i = l5_1_other_o;
-        end
         l6_ma_i = s5_mask_0_q;
         l6_mb_i = s5_mask_1_q;
         l6_pass_i = l6_ctl_pass_o;
@@ -5798,13 +5230,11 @@ module crosslane_reduce_every2_reg1(d,q,clock);
     always @(posedge clock) q <= d;
 endmodule // crosslane_reduce_every2_reg1
 
-module crosslane_reduce_every2_tree_node(a_i,b_i,oa_i,ob_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_i,xor_i,b_wins_i,a_wins_i,val_o,other_o,mask_o);
+module crosslane_reduce_every2_tree_node(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_i,xor_i,b_wins_i,a_wins_i,val_o,mask_o);
     
     // Module arguments
     input wire  [31:0] a_i;
     input wire  [31:0] b_i;
-    input wire  [31:0] oa_i;
-    input wire  [31:0] ob_i;
     input wire  [63:0] ma_i;
     input wire  [63:0] mb_i;
     input wire  pass_i;
@@ -5816,7 +5246,6 @@ module crosslane_reduce_every2_tree_node(a_i,b_i,oa_i,ob_i,ma_i,mb_i,pass_i,sum_
     input wire  b_wins_i;
     input wire  a_wins_i;
     output reg  [31:0] val_o;
-    output reg  [31:0] other_o;
     output reg  [63:0] mask_o;
     
     // Constant declarations
@@ -5872,8 +5301,7 @@ module crosslane_reduce_every2_tree_node(a_i,b_i,oa_i,ob_i,ma_i,mb_i,pass_i,sum_
         if (pass_i) begin
             m_pass = ones32;
         end
-        other = ((oa_i + ob_i) & m_sum) | (oa_i & ob_i & m_and) | ((oa_i | ob_i) & m_or) | ((oa_i ^ ob_i) & m_xor) | ((oa_i | (ob_i << child_bits)) & m_pass);
-        other_o = other;
+        other = ((a_i + b_i) & m_sum) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor) | ((a_i | (b_i << child_bits)) & m_pass);
         winner = a_i;
         if (b_wins) begin
             winner = b_i;

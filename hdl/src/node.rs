@@ -11,14 +11,6 @@
 //!
 //! The tie mask: a node keeps the mask bits of both children on a tie and
 //! only the winner's otherwise (the seed's argmax that returns every tie).
-//!
-//! Every operator but max takes its operands from `oa_i` / `ob_i`: the
-//! children's `other_o` (their value without the max term) where they are
-//! in the node's own stage, else their registered values. An op folds with
-//! one operator at every level (only the lowest levels may place instead),
-//! so whenever a node's sum, and, or, xor or placing term is selected its
-//! children's max term is not, and their `other_o` is their value; taking
-//! it means a sum, for one, never waits for the children's compare.
 
 use crate::c32;
 use rust_hdl::prelude::*;
@@ -41,9 +33,6 @@ fn low(bits: usize) -> u64 {
 pub struct TreeNode {
     pub a_i: Signal<In, Bits<32>>,
     pub b_i: Signal<In, Bits<32>>,
-    /// The children's values for every operator but max (see above).
-    pub oa_i: Signal<In, Bits<32>>,
-    pub ob_i: Signal<In, Bits<32>>,
     /// The children's tie masks, one bit per byte slot from the node's first.
     pub ma_i: Signal<In, Bits<64>>,
     pub mb_i: Signal<In, Bits<64>>,
@@ -59,8 +48,6 @@ pub struct TreeNode {
     pub b_wins_i: Signal<In, Bit>,
     pub a_wins_i: Signal<In, Bit>,
     pub val_o: Signal<Out, Bits<32>>,
-    /// The value without the max term: `val_o` unless the op is a max.
-    pub other_o: Signal<Out, Bits<32>>,
     pub mask_o: Signal<Out, Bits<64>>,
     /// b beats a, a beats b (keys).
     b_wins: Signal<Local, Bit>,
@@ -111,8 +98,6 @@ impl TreeNode {
         Self {
             a_i: Default::default(),
             b_i: Default::default(),
-            oa_i: Default::default(),
-            ob_i: Default::default(),
             ma_i: Default::default(),
             mb_i: Default::default(),
             pass_i: Default::default(),
@@ -124,7 +109,6 @@ impl TreeNode {
             b_wins_i: Default::default(),
             a_wins_i: Default::default(),
             val_o: Default::default(),
-            other_o: Default::default(),
             mask_o: Default::default(),
             b_wins: Default::default(),
             a_wins: Default::default(),
@@ -186,12 +170,11 @@ impl Logic for TreeNode {
         if self.pass_i.val() {
             self.m_pass.next = self.ones32.val();
         }
-        self.other.next = ((self.oa_i.val() + self.ob_i.val()) & self.m_sum.val())
-            | (self.oa_i.val() & self.ob_i.val() & self.m_and.val())
-            | ((self.oa_i.val() | self.ob_i.val()) & self.m_or.val())
-            | ((self.oa_i.val() ^ self.ob_i.val()) & self.m_xor.val())
-            | ((self.oa_i.val() | (self.ob_i.val() << self.child_bits.val())) & self.m_pass.val());
-        self.other_o.next = self.other.val();
+        self.other.next = ((self.a_i.val() + self.b_i.val()) & self.m_sum.val())
+            | (self.a_i.val() & self.b_i.val() & self.m_and.val())
+            | ((self.a_i.val() | self.b_i.val()) & self.m_or.val())
+            | ((self.a_i.val() ^ self.b_i.val()) & self.m_xor.val())
+            | ((self.a_i.val() | (self.b_i.val() << self.child_bits.val())) & self.m_pass.val());
         self.winner.next = self.a_i.val();
         if self.b_wins.val() {
             self.winner.next = self.b_i.val();

@@ -120,13 +120,6 @@ pub struct CrosslaneReduce {
     low_slot: Constant<Bits<64>>,
     /// The compare inputs of the nodes that compare their children.
     no: Constant<Bit>,
-    /// Levels 3 to 6 share their stage with the level below (no register
-    /// between them): their operators but max take the children's
-    /// `other_o` rather than the boundary's (see [`TreeNode`]).
-    l3_shares: Constant<Bit>,
-    l4_shares: Constant<Bit>,
-    l5_shares: Constant<Bit>,
-    l6_shares: Constant<Bit>,
 }
 
 impl CrosslaneReduce {
@@ -192,10 +185,6 @@ impl CrosslaneReduce {
             low_byte: Constant::new(0xffu64.into()),
             low_slot: Constant::new(1u64.into()),
             no: Constant::new(false),
-            l3_shares: Constant::new(!reg(2)),
-            l4_shares: Constant::new(!reg(3)),
-            l5_shares: Constant::new(!reg(4)),
-            l6_shares: Constant::new(!reg(5)),
         }
     }
 }
@@ -209,13 +198,12 @@ impl Default for CrosslaneReduce {
 /// The update function. The level rows are written out by the macro
 /// (rust-hdl's `#[hdl_gen]` needs literal field names): (controls, nodes,
 /// node count, source values, source masks, destination values, masks,
-/// control word, valid, source control word, source valid, whether the
-/// level shares its stage with its children, the children); then the levels
+/// control word, valid, source control word, source valid); then the levels
 /// whose nodes can take their compare from an [`AheadCompare`] array (the
 /// compares, nodes, node count, grandchildren's values). Level 6, one node,
 /// is wired by hand.
 macro_rules! crosslane_reduce_update {
-    ($(($dec:ident, $node:ident, $n:tt, $sv:ident, $sm:ident, $dv:ident, $dm:ident, $dop:ident, $dok:ident, $sop:ident, $sok:ident, $shares:ident, $child:ident)),*;
+    ($(($dec:ident, $node:ident, $n:tt, $sv:ident, $sm:ident, $dv:ident, $dm:ident, $dop:ident, $dok:ident, $sop:ident, $sok:ident)),*;
      $(($ahead:ident, $anode:ident, $an:tt, $gv:ident)),*) => {
         impl Logic for CrosslaneReduce {
             #[hdl_gen]
@@ -254,13 +242,6 @@ macro_rules! crosslane_reduce_update {
                     self.l1[2 * w].b_i.next = (self.in_key[w].q.val() >> 8) & self.low_byte.val();
                     self.l1[2 * w + 1].a_i.next = (self.in_key[w].q.val() >> 16) & self.low_byte.val();
                     self.l1[2 * w + 1].b_i.next = (self.in_key[w].q.val() >> 24) & self.low_byte.val();
-                    // The same operands for every operator (the keys are
-                    // registered), written out again: the update reads no
-                    // signal it drives (Icarus re-runs such a block without end).
-                    self.l1[2 * w].oa_i.next = self.in_key[w].q.val() & self.low_byte.val();
-                    self.l1[2 * w].ob_i.next = (self.in_key[w].q.val() >> 8) & self.low_byte.val();
-                    self.l1[2 * w + 1].oa_i.next = (self.in_key[w].q.val() >> 16) & self.low_byte.val();
-                    self.l1[2 * w + 1].ob_i.next = (self.in_key[w].q.val() >> 24) & self.low_byte.val();
                     self.l1[2 * w].ma_i.next = self.in_act[w].q.val() & self.low_slot.val();
                     self.l1[2 * w].mb_i.next = (self.in_act[w].q.val() >> 1) & self.low_slot.val();
                     self.l1[2 * w + 1].ma_i.next = (self.in_act[w].q.val() >> 2) & self.low_slot.val();
@@ -272,8 +253,6 @@ macro_rules! crosslane_reduce_update {
                     self.l2[w].a_wins_i.next = self.l2_cmp[w].a_wins_o.val();
                     self.l2[w].a_i.next = self.l1[2 * w].val_o.val();
                     self.l2[w].b_i.next = self.l1[2 * w + 1].val_o.val();
-                    self.l2[w].oa_i.next = self.l1[2 * w].other_o.val();
-                    self.l2[w].ob_i.next = self.l1[2 * w + 1].other_o.val();
                     self.l2[w].ma_i.next = self.l1[2 * w].mask_o.val();
                     self.l2[w].mb_i.next = self.l1[2 * w + 1].mask_o.val();
                     self.l2[w].pass_i.next = self.l2_ctl.pass_o.val();
@@ -308,12 +287,6 @@ macro_rules! crosslane_reduce_update {
                     for j in 0..$n {
                         self.$node[j].a_i.next = self.$sv[2 * j].q.val();
                         self.$node[j].b_i.next = self.$sv[2 * j + 1].q.val();
-                        self.$node[j].oa_i.next = self.$sv[2 * j].q.val();
-                        self.$node[j].ob_i.next = self.$sv[2 * j + 1].q.val();
-                        if self.$shares.val() {
-                            self.$node[j].oa_i.next = self.$child[2 * j].other_o.val();
-                            self.$node[j].ob_i.next = self.$child[2 * j + 1].other_o.val();
-                        }
                         self.$node[j].ma_i.next = self.$sm[2 * j].q.val();
                         self.$node[j].mb_i.next = self.$sm[2 * j + 1].q.val();
                         self.$node[j].pass_i.next = self.$dec.pass_o.val();
@@ -360,12 +333,6 @@ macro_rules! crosslane_reduce_update {
                 self.l6_ctl.ctrl_i.next = self.s5_ctrl.q.val();
                 self.l6.a_i.next = self.s5_val[0].q.val();
                 self.l6.b_i.next = self.s5_val[1].q.val();
-                self.l6.oa_i.next = self.s5_val[0].q.val();
-                self.l6.ob_i.next = self.s5_val[1].q.val();
-                if self.l6_shares.val() {
-                    self.l6.oa_i.next = self.l5[0].other_o.val();
-                    self.l6.ob_i.next = self.l5[1].other_o.val();
-                }
                 self.l6.ma_i.next = self.s5_mask[0].q.val();
                 self.l6.mb_i.next = self.s5_mask[1].q.val();
                 self.l6.pass_i.next = self.l6_ctl.pass_o.val();
@@ -407,9 +374,9 @@ macro_rules! crosslane_reduce_update {
 }
 
 crosslane_reduce_update!(
-    (l3_ctl, l3, 8, s2_val, s2_mask, s3_val, s3_mask, s3_ctrl, s3_valid, s2_ctrl, s2_valid, l3_shares, l2),
-    (l4_ctl, l4, 4, s3_val, s3_mask, s4_val, s4_mask, s4_ctrl, s4_valid, s3_ctrl, s3_valid, l4_shares, l3),
-    (l5_ctl, l5, 2, s4_val, s4_mask, s5_val, s5_mask, s5_ctrl, s5_valid, s4_ctrl, s4_valid, l5_shares, l4);
+    (l3_ctl, l3, 8, s2_val, s2_mask, s3_val, s3_mask, s3_ctrl, s3_valid, s2_ctrl, s2_valid),
+    (l4_ctl, l4, 4, s3_val, s3_mask, s4_val, s4_mask, s4_ctrl, s4_valid, s3_ctrl, s3_valid),
+    (l5_ctl, l5, 2, s4_val, s4_mask, s5_val, s5_mask, s5_ctrl, s5_valid, s4_ctrl, s4_valid);
     (l4_ahead, l4, 4, s2_val),
     (l5_ahead, l5, 2, s3_val)
 );

@@ -304,8 +304,6 @@ fn tree_nodes_fold_as_specified_at_every_level() {
                     let mb: u64 = rng.gen::<u64>() & ((1u64 << slots) - 1);
                     node.a_i.next = a.into();
                     node.b_i.next = b.into();
-                    node.oa_i.next = a.into();
-                    node.ob_i.next = b.into();
                     node.ma_i.next = ma.into();
                     node.mb_i.next = mb.into();
                     // The level's node controls, one-hot: pass, else the operator.
@@ -324,9 +322,6 @@ fn tree_nodes_fold_as_specified_at_every_level() {
                     let val = node.val_o.val().to_u64();
                     let mask = node.mask_o.val().to_u64();
                     let row = format!("level {level} {form:?} kind {kind} a {a:#x} b {b:#x}");
-                    // The value without the max term: all of it but a max's.
-                    let other = node.other_o.val().to_u64();
-                    assert_eq!(other, if !pass && kind == 1 { 0 } else { val }, "{row}: other_o");
                     if pass {
                         assert_eq!(val, a | b << child_bits, "{row}: side by side");
                         assert_eq!(mask, ma | mb << slots, "{row}: both masks");
@@ -347,38 +342,6 @@ fn tree_nodes_fold_as_specified_at_every_level() {
                     }
                 }
             }
-        }
-    }
-}
-
-/// Every operator but max folds `oa_i` / `ob_i` (the children's values
-/// without their max term, where they share the stage), max and the
-/// compare `a_i` / `b_i`: told different operands, each takes its own.
-#[test]
-fn tree_nodes_fold_other_operators_from_oa_ob_and_max_from_a_b() {
-    for level in 3..=LEVELS {
-        let mut node = TreeNode::new(level);
-        node.connect_all();
-        node.a_i.next = 7u64.into();
-        node.b_i.next = 9u64.into();
-        node.oa_i.next = 0b0101u64.into();
-        node.ob_i.next = 0b0011u64.into();
-        node.ma_i.next = 1u64.into();
-        node.mb_i.next = 1u64.into();
-        let slots = 1u64 << (level - 1);
-        for (kind, val, other) in [(0, 8, 8), (1, 9, 0), (2, 0b0001, 0b0001), (3, 0b0111, 0b0111), (4, 0b0110, 0b0110)]
-        {
-            node.sum_i.next = kind == 0;
-            node.max_i.next = kind == 1;
-            node.and_i.next = kind == 2;
-            node.or_i.next = kind == 3;
-            node.xor_i.next = kind == 4;
-            settle(&mut node);
-            let row = format!("level {level} kind {kind}");
-            assert_eq!(node.val_o.val().to_u64(), val, "{row}");
-            assert_eq!(node.other_o.val().to_u64(), other, "{row}: other_o");
-            // The tie mask follows the compare of a and b: b (9) wins.
-            assert_eq!(node.mask_o.val().to_u64(), 1 << slots, "{row}: mask");
         }
     }
 }
@@ -435,8 +398,6 @@ fn tree_nodes_given_their_compare_follow_it() {
         node.max_i.next = true;
         node.a_i.next = 7u64.into();
         node.b_i.next = 9u64.into();
-        node.oa_i.next = 7u64.into();
-        node.ob_i.next = 9u64.into();
         node.ma_i.next = 1u64.into();
         node.mb_i.next = 1u64.into();
         let slots = 1u64 << (level - 1);

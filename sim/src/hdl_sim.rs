@@ -39,12 +39,6 @@ impl Write for SharedBuf {
 }
 
 /// The unit under simulation, optionally tracing every change to a VCD.
-///
-/// rust-hdl evaluates the whole unit in one update function whose stack
-/// frame is about 3 MB in a release build: run it on the main thread (8 MB)
-/// or a thread given more than the 2 MB Rust's threads get by default
-/// (`std::thread::Builder::stack_size`, or `RUST_MIN_STACK`, which the
-/// workspace's `.cargo/config.toml` sets for `cargo test` and `cargo run`).
 pub struct HdlSim {
     uut: CrosslaneReduce,
     /// The configuration simulated; its latency is what the pipeline model expects.

@@ -47,12 +47,14 @@ fn identifiers(expr: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The top's combinational block reads no signal it assigns: Icarus re-runs
-/// a block that reads a child's input it drives without end (an every1 unit
-/// whose level-1 nodes read their own operands hung the Icarus engine on a
-/// radds_nx16 case). Checked for every configuration's top module.
+/// The top's combinational block assigns each signal once and reads no
+/// signal it assigns: Icarus re-runs a block without end when a child's
+/// input it drives takes two values in one pass, or is read back (an every1
+/// unit whose level-1 nodes read their own operands, and every2 / every3
+/// units whose operands were assigned and then overridden, hung the Icarus
+/// engine). Checked for every configuration's top module.
 #[test]
-fn the_top_block_reads_nothing_it_assigns() {
+fn the_top_block_assigns_each_signal_once_and_reads_none_back() {
     for config in crosslane_hdl::Config::ALL {
         let module = config.module();
         let text = std::fs::read_to_string(root().join(generate::rtl_path(config))).unwrap();
@@ -60,16 +62,20 @@ fn the_top_block_reads_nothing_it_assigns() {
         let top = &top[..top.find("endmodule").unwrap()];
         let block = &top[top.find("always @(*) begin").expect("the combinational block")..];
         let mut assigned = std::collections::HashSet::new();
+        let mut twice = Vec::new();
         let mut read = Vec::new();
         for line in block.lines().map(str::trim) {
             if let Some((lhs, rhs)) = line.strip_suffix(';').and_then(|l| l.split_once(" = ")) {
-                assigned.insert(lhs.split('[').next().unwrap().to_string());
+                if !assigned.insert(lhs.split('[').next().unwrap().to_string()) {
+                    twice.push(line.to_string());
+                }
                 read.extend(identifiers(rhs).into_iter().map(|r| (r.to_string(), line.to_string())));
             } else if let Some(cond) = line.strip_prefix("if (").and_then(|l| l.strip_suffix(") begin")) {
                 read.extend(identifiers(cond).into_iter().map(|r| (r.to_string(), line.to_string())));
             }
         }
         assert!(assigned.len() > 1000, "{module}: only {} signals assigned: not the unit's block", assigned.len());
+        assert!(twice.is_empty(), "{module}: assigned more than once: {:?}", &twice[..twice.len().min(5)]);
         let both: Vec<&(String, String)> = read.iter().filter(|(r, _)| assigned.contains(r)).collect();
         assert!(both.is_empty(), "{module}: the block reads what it assigns: {:?}", &both[..both.len().min(5)]);
     }
