@@ -53,8 +53,7 @@ def parse(text):
         if t.startswith("(CELLTYPE "):
             celltype = t[len('(CELLTYPE "') : -2]
         elif t.startswith("(INSTANCE"):
-            name = _unescape(t[len("(INSTANCE") : -1].strip())
-            inst = name
+            inst = _unescape(t[len("(INSTANCE") : -1].strip())
             cells.setdefault(inst, {"type": celltype, "paths": {}, "setup": {}})
         elif t.startswith("(IOPATH "):
             _, a, b, delay = t.split(" ", 3)

@@ -3,6 +3,7 @@ synthesis itself runs in ./dev test: flows/fpga.py --budget)."""
 
 import json
 import pathlib
+import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -36,12 +37,12 @@ def test_every_measured_configuration_has_a_budget():
         assert set(budget[config]) == set(fpga.CELLS), config
 
 
-def all_ports_connected(rtl, wrapper, modules):
-    """Every port of each module the wrapper instantiates is connected by
-    name there (a port the generator added would otherwise float)."""
-    import re
-
+def uses_generated_modules(rtl, wrapper, modules):
+    """Each module is one of the generated unit's, the wrapper instantiates
+    it, and connects every one of its ports by name (a port the generator
+    added would otherwise float)."""
     for sub in modules:
+        assert sub in wrapper and f"module {sub}(" in rtl, sub
         ports = re.search(r"module " + sub + r"\(([^)]*)\);", rtl).group(1).split(",")
         block = wrapper[wrapper.index(sub) :]
         block = block[: block.index(");")]
@@ -55,10 +56,9 @@ def test_the_input_stage_is_the_default_units_own_modules_in_a_wrapper():
     assert [f.name for f in files] == ["crosslane_reduce.v", "stage_fold.v", "input_stage.v"]
     rtl, _, wrapper = (f.read_text() for f in files)
     assert f"module {module} (" in wrapper
-    # Every module the wrapper instantiates is the generated unit's.
-    for sub in ("crosslane_reduce_op_decode", "crosslane_reduce_controls", "crosslane_reduce_leaf_key"):
-        assert sub in wrapper and f"module {sub}(" in rtl, sub
-    all_ports_connected(rtl, wrapper, ("crosslane_reduce_op_decode", "crosslane_reduce_controls", "crosslane_reduce_leaf_key"))
+    uses_generated_modules(
+        rtl, wrapper, ("crosslane_reduce_op_decode", "crosslane_reduce_controls", "crosslane_reduce_leaf_key")
+    )
     try:
         fpga.design("stage:output", fpga.RTL_DIR)
     except RuntimeError as e:
@@ -68,15 +68,14 @@ def test_the_input_stage_is_the_default_units_own_modules_in_a_wrapper():
 
 
 def test_the_level_stage_is_level_3_of_the_default_unit():
-    import re
-
     files, module, tied = fpga.design("stage:level3", fpga.RTL_DIR)
     assert module == "crosslane_level_stage" and tied is None
     assert [f.name for f in files] == ["crosslane_reduce.v", "stage_fold.v", "level_stage.v"]
     rtl, _, wrapper = (f.read_text() for f in files)
     assert f"module {module} (" in wrapper
-    for sub in ("crosslane_reduce_op_decode", "crosslane_reduce_node_controls", "crosslane_reduce_tree_node"):
-        assert sub in wrapper and f"module {sub}(" in rtl, sub
+    uses_generated_modules(
+        rtl, wrapper, ("crosslane_reduce_op_decode", "crosslane_reduce_node_controls", "crosslane_reduce_tree_node")
+    )
 
     # The wrapper's instances carry the parameters of the unit's own level 3
     # (which bits of the control word are level 3's, the nodes' widths), so
@@ -88,7 +87,6 @@ def test_the_level_stage_is_level_3_of_the_default_unit():
         return [re.sub(r"\s+", "", p) for p in found]
 
     assert params(wrapper, "l3_ctl") == params(rtl, "l3_ctl")
-    all_ports_connected(rtl, wrapper, ("crosslane_reduce_node_controls", "crosslane_reduce_tree_node"))
     units = set(params(rtl, r"l3_\d+"))
     assert len(units) == 1 and params(wrapper, "l3") == list(units)
 

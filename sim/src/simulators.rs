@@ -472,12 +472,13 @@ pub fn run_dump_limited(
         cmd.arg(format!("+vectors={}", vectors.0.display()))
             .arg("+mode=dump")
             .arg(format!("+out={}", results.0.display()));
-        let out = crate::prove::run_limited(&mut cmd, limit(chunk.len()))
+        let allowed = limit(chunk.len());
+        let out = crate::prove::run_limited(&mut cmd, allowed)
             .map_err(|e| EngineError(format!("cannot run the icarus testbench: {e}")))?
             .ok_or_else(|| {
                 EngineError(format!(
                     "the icarus testbench ran longer than {} s on {} cases and was killed (does the design settle?)",
-                    limit(chunk.len()).as_secs_f64(),
+                    allowed.as_secs_f64(),
                     chunk.len()
                 ))
             })?;
