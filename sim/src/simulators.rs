@@ -7,9 +7,8 @@ use crate::generate::{self, GeneratedFile, CASE_BYTES, MAX_VECTORS, RESULT_BYTES
 use crate::hdl_sim::{to_outcome, Observed};
 use crosslane_golden::{Case, Outcome};
 use crosslane_hdl::Config;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 /// The two simulators of the generated RTL.
@@ -290,14 +289,38 @@ fn run_command(build: &Build) -> Command {
 
 /// Run the self-checking testbench on a vector file (it reads every record).
 /// With `vcd`, Icarus also dumps `crosslane_reduce_tb.vcd` into `workdir`.
+/// The run is killed with an error after the simulator's [`time_limit`] for
+/// the file's records.
 pub fn run_tb(build: &Build, vectors: &Path, vcd: bool, workdir: &Path) -> Result<TbRun, EngineError> {
+    // An unreadable file is the testbench's to report; it gets the base limit.
+    let records = std::fs::read_to_string(vectors).map(|t| generate::vector_records(&t).len()).unwrap_or(0);
+    run_tb_limited(build, vectors, vcd, workdir, time_limit(build.sim, records))
+}
+
+/// [`run_tb`] killed after `limit`.
+pub fn run_tb_limited(
+    build: &Build,
+    vectors: &Path,
+    vcd: bool,
+    workdir: &Path,
+    limit: std::time::Duration,
+) -> Result<TbRun, EngineError> {
     let mut c = run_command(build);
     c.arg(format!("+vectors={}", vectors.display())).current_dir(workdir);
     if vcd {
         c.arg("+vcd");
     }
     let start = Instant::now();
-    let out = c.output().map_err(|e| EngineError(format!("cannot run the {} testbench: {e}", build.sim.name())))?;
+    let name = build.sim.name();
+    let out = crate::prove::run_limited(&mut c, limit)
+        .map_err(|e| EngineError(format!("cannot run the {name} testbench: {e}")))?
+        .ok_or_else(|| {
+            EngineError(format!(
+                "the {name} testbench ran longer than {} s on {} and was killed",
+                limit.as_secs_f64(),
+                vectors.display()
+            ))
+        })?;
     let secs = start.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let (passed, failed) = summary(&stdout).unwrap_or((0, 0));
@@ -391,32 +414,44 @@ pub struct ExtRun {
     pub loop_secs: Option<f64>,
 }
 
-/// Run cases through the Verilator harness, one per clock.
-pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
-    let mut child = run_command(build)
-        .arg("+mode=ext")
-        .arg(format!("+reset_every={RESET_EVERY}"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| EngineError(format!("cannot run the verilator harness: {e}")))?;
-    let input = case_bytes(cases);
-    let mut stdin = child.stdin.take().ok_or_else(|| EngineError("harness has no stdin".into()))?;
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let mut out = Vec::new();
-    child
-        .stdout
-        .take()
-        .ok_or_else(|| EngineError("harness has no stdout".into()))?
-        .read_to_end(&mut out)
-        .map_err(|e| EngineError(format!("cannot read the harness's results: {e}")))?;
-    let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        let _ = e.read_to_string(&mut err);
+/// How long the Verilator harness may take on `cases` cases before it is
+/// killed: a minute to start, and 10 µs a case, 14 times what a case takes
+/// end to end (1.4 M a second). Verilator stops a design that does not
+/// settle at its own convergence limit, but a harness that stops reading or
+/// writing would otherwise hang the campaign, and CI with it.
+pub fn verilator_limit(cases: usize) -> std::time::Duration {
+    std::time::Duration::from_millis(60_000 + cases as u64 / 100)
+}
+
+/// How long `sim` may take on `cases` cases ([`verilator_limit`], [`icarus_limit`]).
+pub fn time_limit(sim: Simulator, cases: usize) -> std::time::Duration {
+    match sim {
+        Simulator::Verilator => verilator_limit(cases),
+        Simulator::Icarus => icarus_limit(cases),
     }
-    let status = child.wait().map_err(|e| EngineError(format!("harness: {e}")))?;
-    let _ = writer.join();
+}
+
+/// Run cases through the Verilator harness, one per clock, killed with an
+/// error after [`verilator_limit`].
+pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
+    run_ext_limited(build, cases, verilator_limit(cases.len()))
+}
+
+/// [`run_ext`] killed after `limit`.
+pub fn run_ext_limited(build: &Build, cases: &[Case], limit: std::time::Duration) -> Result<ExtRun, EngineError> {
+    let mut cmd = run_command(build);
+    cmd.arg("+mode=ext").arg(format!("+reset_every={RESET_EVERY}"));
+    let output = crate::prove::run_limited_input(&mut cmd, Some(case_bytes(cases)), limit)
+        .map_err(|e| EngineError(format!("cannot run the verilator harness: {e}")))?
+        .ok_or_else(|| {
+            EngineError(format!(
+                "the verilator harness ran longer than {} s on {} cases and was killed",
+                limit.as_secs_f64(),
+                cases.len()
+            ))
+        })?;
+    let (status, out) = (output.status, output.stdout);
+    let err = String::from_utf8_lossy(&output.stderr).into_owned();
     if !status.success() || out.len() != cases.len() * RESULT_BYTES {
         return Err(EngineError(format!(
             "verilator harness failed ({status}), {} of {} result bytes: {}",

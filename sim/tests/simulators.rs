@@ -207,6 +207,42 @@ fn an_icarus_run_past_its_limit_is_killed_with_an_error() {
     assert!(simulators::icarus_limit(cases.len()) >= std::time::Duration::from_secs(60));
 }
 
+/// The testbench runs and the Verilator engine are killed past their limits
+/// too, with an error that says so: no simulator run can hang a campaign.
+fn runs_past_their_limits_are_killed(sim: Simulator) {
+    if !have(sim) {
+        return;
+    }
+    let build = simulators::build(sim).unwrap();
+    let tiny = std::time::Duration::from_millis(1);
+    let dir = work(&format!("{}-limit", sim.name()));
+    let start = std::time::Instant::now();
+    let err = simulators::run_tb_limited(&build, &generated().join("tb/vectors.hex"), false, &dir, tiny).unwrap_err();
+    assert!(err.0.contains("testbench ran longer than 0.001 s on") && err.0.contains("was killed"), "{}", err.0);
+    if sim == Simulator::Verilator {
+        let cases = random_cases(Op::from_name("radd_nx16").unwrap(), 0x11, 200_000);
+        let err = simulators::run_ext_limited(&build, &cases, tiny).err().expect("killed");
+        assert!(err.0.contains("harness ran longer than 0.001 s on 200000 cases and was killed"), "{}", err.0);
+        // The real limit lets the same run through.
+        assert_eq!(simulators::run_ext(&build, &cases).unwrap().outcomes.len(), cases.len());
+    }
+    assert!(start.elapsed() < std::time::Duration::from_secs(60), "killed at once, not waited on");
+    for n in [0, 1_000_000] {
+        assert!(simulators::time_limit(sim, n) >= std::time::Duration::from_secs(60));
+    }
+    assert!(simulators::verilator_limit(3_000_000) >= std::time::Duration::from_secs(90));
+}
+
+#[test]
+fn verilator_runs_past_their_limits_are_killed() {
+    runs_past_their_limits_are_killed(Simulator::Verilator);
+}
+
+#[test]
+fn icarus_runs_past_their_limits_are_killed() {
+    runs_past_their_limits_are_killed(Simulator::Icarus);
+}
+
 #[test]
 fn a_failing_case_leaves_a_vcd() {
     if !have(Simulator::Icarus) {

@@ -130,13 +130,29 @@ pub fn available() -> Result<(), String> {
 
 /// Run `cmd`, killing it after `limit`: `Ok(None)` on a time-out.
 pub(crate) fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Option<Output>, String> {
+    run_limited_input(cmd, None, limit)
+}
+
+/// [`run_limited`] with `input`, when given, written to the command's stdin
+/// (on a thread, so that a tool that answers as it reads never blocks).
+pub(crate) fn run_limited_input(
+    cmd: &mut Command,
+    input: Option<Vec<u8>>,
+    limit: Duration,
+) -> Result<Option<Output>, String> {
     let what = format!("{:?}", cmd.get_program());
     let mut child = cmd
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {what}: {e}"))?;
+    let t_in = match (input, child.stdin.take()) {
+        (Some(bytes), Some(mut stdin)) => {
+            Some(std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &bytes)))
+        }
+        _ => None,
+    };
     // Drain the pipes on threads so a chatty tool never blocks.
     let mut out = child.stdout.take().ok_or("no stdout")?;
     let mut err = child.stderr.take().ok_or("no stderr")?;
@@ -164,6 +180,11 @@ pub(crate) fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Option<O
     };
     let stdout = t_out.join().unwrap_or_default();
     let stderr = t_err.join().unwrap_or_default();
+    // The writer ends when the child exits (a closed pipe); its error, if
+    // any, shows in the child's output.
+    if let Some(t) = t_in {
+        let _ = t.join();
+    }
     Ok(status.map(|status| Output { status, stdout, stderr }))
 }
 
