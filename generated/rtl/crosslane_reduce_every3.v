@@ -944,6 +944,70 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l2_cmp_15_pairs_i;
     wire  l2_cmp_15_b_wins_o;
     wire  l2_cmp_15_a_wins_o;
+    reg  [31:0] l2_sum_0_key_i;
+    reg  l2_sum_0_pairs_i;
+    reg  l2_sum_0_sum_i;
+    wire  [31:0] l2_sum_0_sum_o;
+    reg  [31:0] l2_sum_1_key_i;
+    reg  l2_sum_1_pairs_i;
+    reg  l2_sum_1_sum_i;
+    wire  [31:0] l2_sum_1_sum_o;
+    reg  [31:0] l2_sum_2_key_i;
+    reg  l2_sum_2_pairs_i;
+    reg  l2_sum_2_sum_i;
+    wire  [31:0] l2_sum_2_sum_o;
+    reg  [31:0] l2_sum_3_key_i;
+    reg  l2_sum_3_pairs_i;
+    reg  l2_sum_3_sum_i;
+    wire  [31:0] l2_sum_3_sum_o;
+    reg  [31:0] l2_sum_4_key_i;
+    reg  l2_sum_4_pairs_i;
+    reg  l2_sum_4_sum_i;
+    wire  [31:0] l2_sum_4_sum_o;
+    reg  [31:0] l2_sum_5_key_i;
+    reg  l2_sum_5_pairs_i;
+    reg  l2_sum_5_sum_i;
+    wire  [31:0] l2_sum_5_sum_o;
+    reg  [31:0] l2_sum_6_key_i;
+    reg  l2_sum_6_pairs_i;
+    reg  l2_sum_6_sum_i;
+    wire  [31:0] l2_sum_6_sum_o;
+    reg  [31:0] l2_sum_7_key_i;
+    reg  l2_sum_7_pairs_i;
+    reg  l2_sum_7_sum_i;
+    wire  [31:0] l2_sum_7_sum_o;
+    reg  [31:0] l2_sum_8_key_i;
+    reg  l2_sum_8_pairs_i;
+    reg  l2_sum_8_sum_i;
+    wire  [31:0] l2_sum_8_sum_o;
+    reg  [31:0] l2_sum_9_key_i;
+    reg  l2_sum_9_pairs_i;
+    reg  l2_sum_9_sum_i;
+    wire  [31:0] l2_sum_9_sum_o;
+    reg  [31:0] l2_sum_10_key_i;
+    reg  l2_sum_10_pairs_i;
+    reg  l2_sum_10_sum_i;
+    wire  [31:0] l2_sum_10_sum_o;
+    reg  [31:0] l2_sum_11_key_i;
+    reg  l2_sum_11_pairs_i;
+    reg  l2_sum_11_sum_i;
+    wire  [31:0] l2_sum_11_sum_o;
+    reg  [31:0] l2_sum_12_key_i;
+    reg  l2_sum_12_pairs_i;
+    reg  l2_sum_12_sum_i;
+    wire  [31:0] l2_sum_12_sum_o;
+    reg  [31:0] l2_sum_13_key_i;
+    reg  l2_sum_13_pairs_i;
+    reg  l2_sum_13_sum_i;
+    wire  [31:0] l2_sum_13_sum_o;
+    reg  [31:0] l2_sum_14_key_i;
+    reg  l2_sum_14_pairs_i;
+    reg  l2_sum_14_sum_i;
+    wire  [31:0] l2_sum_14_sum_o;
+    reg  [31:0] l2_sum_15_key_i;
+    reg  l2_sum_15_pairs_i;
+    reg  l2_sum_15_sum_i;
+    wire  [31:0] l2_sum_15_sum_o;
     reg  [31:0] l2_0_a_i;
     reg  [31:0] l2_0_b_i;
     reg  [63:0] l2_0_ma_i;
@@ -1602,6 +1666,16 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
     reg  l6_a_wins_i;
     wire  [31:0] l6_val_o;
     wire  [63:0] l6_mask_o;
+    reg  [31:0] f_root_d;
+    wire  [31:0] f_root_q;
+    reg  [63:0] f_mask_d;
+    wire  [63:0] f_mask_q;
+    reg  f_none_d;
+    wire  f_none_q;
+    reg  [16:0] f_ctrl_d;
+    wire  [16:0] f_ctrl_q;
+    reg  f_valid_d;
+    wire  f_valid_q;
     reg  [31:0] format_root_i;
     reg  format_none_i;
     reg  [63:0] format_mask_i;
@@ -2057,7 +2131,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(in_ctrl_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every3_reg1 in_valid(
+    crosslane_reduce_every3_reg1_init in_valid(
         .d(in_valid_d),
         .q(in_valid_q),
         .clock(clk_i)
@@ -2687,6 +2761,102 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .pairs_i(l2_cmp_15_pairs_i),
         .b_wins_o(l2_cmp_15_b_wins_o),
         .a_wins_o(l2_cmp_15_a_wins_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_0(
+        .key_i(l2_sum_0_key_i),
+        .pairs_i(l2_sum_0_pairs_i),
+        .sum_i(l2_sum_0_sum_i),
+        .sum_o(l2_sum_0_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_1(
+        .key_i(l2_sum_1_key_i),
+        .pairs_i(l2_sum_1_pairs_i),
+        .sum_i(l2_sum_1_sum_i),
+        .sum_o(l2_sum_1_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_2(
+        .key_i(l2_sum_2_key_i),
+        .pairs_i(l2_sum_2_pairs_i),
+        .sum_i(l2_sum_2_sum_i),
+        .sum_o(l2_sum_2_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_3(
+        .key_i(l2_sum_3_key_i),
+        .pairs_i(l2_sum_3_pairs_i),
+        .sum_i(l2_sum_3_sum_i),
+        .sum_o(l2_sum_3_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_4(
+        .key_i(l2_sum_4_key_i),
+        .pairs_i(l2_sum_4_pairs_i),
+        .sum_i(l2_sum_4_sum_i),
+        .sum_o(l2_sum_4_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_5(
+        .key_i(l2_sum_5_key_i),
+        .pairs_i(l2_sum_5_pairs_i),
+        .sum_i(l2_sum_5_sum_i),
+        .sum_o(l2_sum_5_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_6(
+        .key_i(l2_sum_6_key_i),
+        .pairs_i(l2_sum_6_pairs_i),
+        .sum_i(l2_sum_6_sum_i),
+        .sum_o(l2_sum_6_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_7(
+        .key_i(l2_sum_7_key_i),
+        .pairs_i(l2_sum_7_pairs_i),
+        .sum_i(l2_sum_7_sum_i),
+        .sum_o(l2_sum_7_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_8(
+        .key_i(l2_sum_8_key_i),
+        .pairs_i(l2_sum_8_pairs_i),
+        .sum_i(l2_sum_8_sum_i),
+        .sum_o(l2_sum_8_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_9(
+        .key_i(l2_sum_9_key_i),
+        .pairs_i(l2_sum_9_pairs_i),
+        .sum_i(l2_sum_9_sum_i),
+        .sum_o(l2_sum_9_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_10(
+        .key_i(l2_sum_10_key_i),
+        .pairs_i(l2_sum_10_pairs_i),
+        .sum_i(l2_sum_10_sum_i),
+        .sum_o(l2_sum_10_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_11(
+        .key_i(l2_sum_11_key_i),
+        .pairs_i(l2_sum_11_pairs_i),
+        .sum_i(l2_sum_11_sum_i),
+        .sum_o(l2_sum_11_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_12(
+        .key_i(l2_sum_12_key_i),
+        .pairs_i(l2_sum_12_pairs_i),
+        .sum_i(l2_sum_12_sum_i),
+        .sum_o(l2_sum_12_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_13(
+        .key_i(l2_sum_13_key_i),
+        .pairs_i(l2_sum_13_pairs_i),
+        .sum_i(l2_sum_13_sum_i),
+        .sum_o(l2_sum_13_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_14(
+        .key_i(l2_sum_14_key_i),
+        .pairs_i(l2_sum_14_pairs_i),
+        .sum_i(l2_sum_14_sum_i),
+        .sum_o(l2_sum_14_sum_o)
+    );
+    crosslane_reduce_every3_window_sum l2_sum_15(
+        .key_i(l2_sum_15_key_i),
+        .pairs_i(l2_sum_15_pairs_i),
+        .sum_i(l2_sum_15_sum_i),
+        .sum_o(l2_sum_15_sum_o)
     );
     crosslane_reduce_every3_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
         .a_i(l2_0_a_i),
@@ -3336,7 +3506,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(s3_ctrl_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every3_reg1 s3_valid(
+    crosslane_reduce_every3_reg1_init s3_valid(
         .d(s3_valid_d),
         .q(s3_valid_q),
         .clock(clk_i)
@@ -3636,6 +3806,31 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .val_o(l6_val_o),
         .mask_o(l6_mask_o)
     );
+    crosslane_reduce_every3_wire32 f_root(
+        .d(f_root_d),
+        .q(f_root_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every3_wire64 f_mask(
+        .d(f_mask_d),
+        .q(f_mask_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every3_wire1 f_none(
+        .d(f_none_d),
+        .q(f_none_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every3_wire17 f_ctrl(
+        .d(f_ctrl_d),
+        .q(f_ctrl_q),
+        .clock(clk_i)
+    );
+    crosslane_reduce_every3_wire1 f_valid(
+        .d(f_valid_d),
+        .q(f_valid_q),
+        .clock(clk_i)
+    );
     crosslane_reduce_every3_result_format format(
         .root_i(format_root_i),
         .none_i(format_none_i),
@@ -3665,7 +3860,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         .q(out_mask_q),
         .clock(clk_i)
     );
-    crosslane_reduce_every3_reg1 out_valid(
+    crosslane_reduce_every3_reg1_init out_valid(
         .d(out_valid_d),
         .q(out_valid_q),
         .clock(clk_i)
@@ -3904,12 +4099,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_0_ma_i = l1_0_mask_o;
         l2_0_mb_i = l1_1_mask_o;
         l2_0_pass_i = l2_ctl_pass_o;
-        l2_0_sum_i = l2_ctl_sum_o;
+        l2_sum_0_key_i = in_key_0_q;
+        l2_sum_0_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_0_sum_i = l2_ctl_sum_o;
+        l2_0_sum_i = no;
         l2_0_max_i = l2_ctl_max_o;
         l2_0_and_i = l2_ctl_and_o;
         l2_0_or_i = l2_ctl_or_o;
         l2_0_xor_i = l2_ctl_xor_o;
-        s2_val_0_d = l2_0_val_o;
+        s2_val_0_d = l2_0_val_o | l2_sum_0_sum_o;
         s2_mask_0_d = l2_0_mask_o;
         l1_2_a_i = in_key_1_q & low_byte;
         l1_2_b_i = (in_key_1_q >> 32'h8) & low_byte;
@@ -3928,12 +4126,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_1_ma_i = l1_2_mask_o;
         l2_1_mb_i = l1_3_mask_o;
         l2_1_pass_i = l2_ctl_pass_o;
-        l2_1_sum_i = l2_ctl_sum_o;
+        l2_sum_1_key_i = in_key_1_q;
+        l2_sum_1_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_1_sum_i = l2_ctl_sum_o;
+        l2_1_sum_i = no;
         l2_1_max_i = l2_ctl_max_o;
         l2_1_and_i = l2_ctl_and_o;
         l2_1_or_i = l2_ctl_or_o;
         l2_1_xor_i = l2_ctl_xor_o;
-        s2_val_1_d = l2_1_val_o;
+        s2_val_1_d = l2_1_val_o | l2_sum_1_sum_o;
         s2_mask_1_d = l2_1_mask_o;
         l1_4_a_i = in_key_2_q & low_byte;
         l1_4_b_i = (in_key_2_q >> 32'h8) & low_byte;
@@ -3952,12 +4153,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_2_ma_i = l1_4_mask_o;
         l2_2_mb_i = l1_5_mask_o;
         l2_2_pass_i = l2_ctl_pass_o;
-        l2_2_sum_i = l2_ctl_sum_o;
+        l2_sum_2_key_i = in_key_2_q;
+        l2_sum_2_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_2_sum_i = l2_ctl_sum_o;
+        l2_2_sum_i = no;
         l2_2_max_i = l2_ctl_max_o;
         l2_2_and_i = l2_ctl_and_o;
         l2_2_or_i = l2_ctl_or_o;
         l2_2_xor_i = l2_ctl_xor_o;
-        s2_val_2_d = l2_2_val_o;
+        s2_val_2_d = l2_2_val_o | l2_sum_2_sum_o;
         s2_mask_2_d = l2_2_mask_o;
         l1_6_a_i = in_key_3_q & low_byte;
         l1_6_b_i = (in_key_3_q >> 32'h8) & low_byte;
@@ -3976,12 +4180,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_3_ma_i = l1_6_mask_o;
         l2_3_mb_i = l1_7_mask_o;
         l2_3_pass_i = l2_ctl_pass_o;
-        l2_3_sum_i = l2_ctl_sum_o;
+        l2_sum_3_key_i = in_key_3_q;
+        l2_sum_3_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_3_sum_i = l2_ctl_sum_o;
+        l2_3_sum_i = no;
         l2_3_max_i = l2_ctl_max_o;
         l2_3_and_i = l2_ctl_and_o;
         l2_3_or_i = l2_ctl_or_o;
         l2_3_xor_i = l2_ctl_xor_o;
-        s2_val_3_d = l2_3_val_o;
+        s2_val_3_d = l2_3_val_o | l2_sum_3_sum_o;
         s2_mask_3_d = l2_3_mask_o;
         l1_8_a_i = in_key_4_q & low_byte;
         l1_8_b_i = (in_key_4_q >> 32'h8) & low_byte;
@@ -4000,12 +4207,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_4_ma_i = l1_8_mask_o;
         l2_4_mb_i = l1_9_mask_o;
         l2_4_pass_i = l2_ctl_pass_o;
-        l2_4_sum_i = l2_ctl_sum_o;
+        l2_sum_4_key_i = in_key_4_q;
+        l2_sum_4_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_4_sum_i = l2_ctl_sum_o;
+        l2_4_sum_i = no;
         l2_4_max_i = l2_ctl_max_o;
         l2_4_and_i = l2_ctl_and_o;
         l2_4_or_i = l2_ctl_or_o;
         l2_4_xor_i = l2_ctl_xor_o;
-        s2_val_4_d = l2_4_val_o;
+        s2_val_4_d = l2_4_val_o | l2_sum_4_sum_o;
         s2_mask_4_d = l2_4_mask_o;
         l1_10_a_i = in_key_5_q & low_byte;
         l1_10_b_i = (in_key_5_q >> 32'h8) & low_byte;
@@ -4024,12 +4234,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_5_ma_i = l1_10_mask_o;
         l2_5_mb_i = l1_11_mask_o;
         l2_5_pass_i = l2_ctl_pass_o;
-        l2_5_sum_i = l2_ctl_sum_o;
+        l2_sum_5_key_i = in_key_5_q;
+        l2_sum_5_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_5_sum_i = l2_ctl_sum_o;
+        l2_5_sum_i = no;
         l2_5_max_i = l2_ctl_max_o;
         l2_5_and_i = l2_ctl_and_o;
         l2_5_or_i = l2_ctl_or_o;
         l2_5_xor_i = l2_ctl_xor_o;
-        s2_val_5_d = l2_5_val_o;
+        s2_val_5_d = l2_5_val_o | l2_sum_5_sum_o;
         s2_mask_5_d = l2_5_mask_o;
         l1_12_a_i = in_key_6_q & low_byte;
         l1_12_b_i = (in_key_6_q >> 32'h8) & low_byte;
@@ -4048,12 +4261,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_6_ma_i = l1_12_mask_o;
         l2_6_mb_i = l1_13_mask_o;
         l2_6_pass_i = l2_ctl_pass_o;
-        l2_6_sum_i = l2_ctl_sum_o;
+        l2_sum_6_key_i = in_key_6_q;
+        l2_sum_6_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_6_sum_i = l2_ctl_sum_o;
+        l2_6_sum_i = no;
         l2_6_max_i = l2_ctl_max_o;
         l2_6_and_i = l2_ctl_and_o;
         l2_6_or_i = l2_ctl_or_o;
         l2_6_xor_i = l2_ctl_xor_o;
-        s2_val_6_d = l2_6_val_o;
+        s2_val_6_d = l2_6_val_o | l2_sum_6_sum_o;
         s2_mask_6_d = l2_6_mask_o;
         l1_14_a_i = in_key_7_q & low_byte;
         l1_14_b_i = (in_key_7_q >> 32'h8) & low_byte;
@@ -4072,12 +4288,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_7_ma_i = l1_14_mask_o;
         l2_7_mb_i = l1_15_mask_o;
         l2_7_pass_i = l2_ctl_pass_o;
-        l2_7_sum_i = l2_ctl_sum_o;
+        l2_sum_7_key_i = in_key_7_q;
+        l2_sum_7_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_7_sum_i = l2_ctl_sum_o;
+        l2_7_sum_i = no;
         l2_7_max_i = l2_ctl_max_o;
         l2_7_and_i = l2_ctl_and_o;
         l2_7_or_i = l2_ctl_or_o;
         l2_7_xor_i = l2_ctl_xor_o;
-        s2_val_7_d = l2_7_val_o;
+        s2_val_7_d = l2_7_val_o | l2_sum_7_sum_o;
         s2_mask_7_d = l2_7_mask_o;
         l1_16_a_i = in_key_8_q & low_byte;
         l1_16_b_i = (in_key_8_q >> 32'h8) & low_byte;
@@ -4096,12 +4315,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_8_ma_i = l1_16_mask_o;
         l2_8_mb_i = l1_17_mask_o;
         l2_8_pass_i = l2_ctl_pass_o;
-        l2_8_sum_i = l2_ctl_sum_o;
+        l2_sum_8_key_i = in_key_8_q;
+        l2_sum_8_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_8_sum_i = l2_ctl_sum_o;
+        l2_8_sum_i = no;
         l2_8_max_i = l2_ctl_max_o;
         l2_8_and_i = l2_ctl_and_o;
         l2_8_or_i = l2_ctl_or_o;
         l2_8_xor_i = l2_ctl_xor_o;
-        s2_val_8_d = l2_8_val_o;
+        s2_val_8_d = l2_8_val_o | l2_sum_8_sum_o;
         s2_mask_8_d = l2_8_mask_o;
         l1_18_a_i = in_key_9_q & low_byte;
         l1_18_b_i = (in_key_9_q >> 32'h8) & low_byte;
@@ -4120,12 +4342,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_9_ma_i = l1_18_mask_o;
         l2_9_mb_i = l1_19_mask_o;
         l2_9_pass_i = l2_ctl_pass_o;
-        l2_9_sum_i = l2_ctl_sum_o;
+        l2_sum_9_key_i = in_key_9_q;
+        l2_sum_9_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_9_sum_i = l2_ctl_sum_o;
+        l2_9_sum_i = no;
         l2_9_max_i = l2_ctl_max_o;
         l2_9_and_i = l2_ctl_and_o;
         l2_9_or_i = l2_ctl_or_o;
         l2_9_xor_i = l2_ctl_xor_o;
-        s2_val_9_d = l2_9_val_o;
+        s2_val_9_d = l2_9_val_o | l2_sum_9_sum_o;
         s2_mask_9_d = l2_9_mask_o;
         l1_20_a_i = in_key_10_q & low_byte;
         l1_20_b_i = (in_key_10_q >> 32'h8) & low_byte;
@@ -4144,12 +4369,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_10_ma_i = l1_20_mask_o;
         l2_10_mb_i = l1_21_mask_o;
         l2_10_pass_i = l2_ctl_pass_o;
-        l2_10_sum_i = l2_ctl_sum_o;
+        l2_sum_10_key_i = in_key_10_q;
+        l2_sum_10_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_10_sum_i = l2_ctl_sum_o;
+        l2_10_sum_i = no;
         l2_10_max_i = l2_ctl_max_o;
         l2_10_and_i = l2_ctl_and_o;
         l2_10_or_i = l2_ctl_or_o;
         l2_10_xor_i = l2_ctl_xor_o;
-        s2_val_10_d = l2_10_val_o;
+        s2_val_10_d = l2_10_val_o | l2_sum_10_sum_o;
         s2_mask_10_d = l2_10_mask_o;
         l1_22_a_i = in_key_11_q & low_byte;
         l1_22_b_i = (in_key_11_q >> 32'h8) & low_byte;
@@ -4168,12 +4396,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_11_ma_i = l1_22_mask_o;
         l2_11_mb_i = l1_23_mask_o;
         l2_11_pass_i = l2_ctl_pass_o;
-        l2_11_sum_i = l2_ctl_sum_o;
+        l2_sum_11_key_i = in_key_11_q;
+        l2_sum_11_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_11_sum_i = l2_ctl_sum_o;
+        l2_11_sum_i = no;
         l2_11_max_i = l2_ctl_max_o;
         l2_11_and_i = l2_ctl_and_o;
         l2_11_or_i = l2_ctl_or_o;
         l2_11_xor_i = l2_ctl_xor_o;
-        s2_val_11_d = l2_11_val_o;
+        s2_val_11_d = l2_11_val_o | l2_sum_11_sum_o;
         s2_mask_11_d = l2_11_mask_o;
         l1_24_a_i = in_key_12_q & low_byte;
         l1_24_b_i = (in_key_12_q >> 32'h8) & low_byte;
@@ -4192,12 +4423,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_12_ma_i = l1_24_mask_o;
         l2_12_mb_i = l1_25_mask_o;
         l2_12_pass_i = l2_ctl_pass_o;
-        l2_12_sum_i = l2_ctl_sum_o;
+        l2_sum_12_key_i = in_key_12_q;
+        l2_sum_12_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_12_sum_i = l2_ctl_sum_o;
+        l2_12_sum_i = no;
         l2_12_max_i = l2_ctl_max_o;
         l2_12_and_i = l2_ctl_and_o;
         l2_12_or_i = l2_ctl_or_o;
         l2_12_xor_i = l2_ctl_xor_o;
-        s2_val_12_d = l2_12_val_o;
+        s2_val_12_d = l2_12_val_o | l2_sum_12_sum_o;
         s2_mask_12_d = l2_12_mask_o;
         l1_26_a_i = in_key_13_q & low_byte;
         l1_26_b_i = (in_key_13_q >> 32'h8) & low_byte;
@@ -4216,12 +4450,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_13_ma_i = l1_26_mask_o;
         l2_13_mb_i = l1_27_mask_o;
         l2_13_pass_i = l2_ctl_pass_o;
-        l2_13_sum_i = l2_ctl_sum_o;
+        l2_sum_13_key_i = in_key_13_q;
+        l2_sum_13_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_13_sum_i = l2_ctl_sum_o;
+        l2_13_sum_i = no;
         l2_13_max_i = l2_ctl_max_o;
         l2_13_and_i = l2_ctl_and_o;
         l2_13_or_i = l2_ctl_or_o;
         l2_13_xor_i = l2_ctl_xor_o;
-        s2_val_13_d = l2_13_val_o;
+        s2_val_13_d = l2_13_val_o | l2_sum_13_sum_o;
         s2_mask_13_d = l2_13_mask_o;
         l1_28_a_i = in_key_14_q & low_byte;
         l1_28_b_i = (in_key_14_q >> 32'h8) & low_byte;
@@ -4240,12 +4477,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_14_ma_i = l1_28_mask_o;
         l2_14_mb_i = l1_29_mask_o;
         l2_14_pass_i = l2_ctl_pass_o;
-        l2_14_sum_i = l2_ctl_sum_o;
+        l2_sum_14_key_i = in_key_14_q;
+        l2_sum_14_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_14_sum_i = l2_ctl_sum_o;
+        l2_14_sum_i = no;
         l2_14_max_i = l2_ctl_max_o;
         l2_14_and_i = l2_ctl_and_o;
         l2_14_or_i = l2_ctl_or_o;
         l2_14_xor_i = l2_ctl_xor_o;
-        s2_val_14_d = l2_14_val_o;
+        s2_val_14_d = l2_14_val_o | l2_sum_14_sum_o;
         s2_mask_14_d = l2_14_mask_o;
         l1_30_a_i = in_key_15_q & low_byte;
         l1_30_b_i = (in_key_15_q >> 32'h8) & low_byte;
@@ -4264,15 +4504,18 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l2_15_ma_i = l1_30_mask_o;
         l2_15_mb_i = l1_31_mask_o;
         l2_15_pass_i = l2_ctl_pass_o;
-        l2_15_sum_i = l2_ctl_sum_o;
+        l2_sum_15_key_i = in_key_15_q;
+        l2_sum_15_pairs_i = ~l1_ctl_pass_o;
+        l2_sum_15_sum_i = l2_ctl_sum_o;
+        l2_15_sum_i = no;
         l2_15_max_i = l2_ctl_max_o;
         l2_15_and_i = l2_ctl_and_o;
         l2_15_or_i = l2_ctl_or_o;
         l2_15_xor_i = l2_ctl_xor_o;
-        s2_val_15_d = l2_15_val_o;
+        s2_val_15_d = l2_15_val_o | l2_sum_15_sum_o;
         s2_mask_15_d = l2_15_mask_o;
         l1_0_pass_i = l1_ctl_pass_o;
-        l1_0_sum_i = l1_ctl_sum_o;
+        l1_0_sum_i = no;
         l1_0_max_i = l1_ctl_max_o;
         l1_0_and_i = l1_ctl_and_o;
         l1_0_or_i = l1_ctl_or_o;
@@ -4280,7 +4523,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_0_b_wins_i = no;
         l1_0_a_wins_i = no;
         l1_1_pass_i = l1_ctl_pass_o;
-        l1_1_sum_i = l1_ctl_sum_o;
+        l1_1_sum_i = no;
         l1_1_max_i = l1_ctl_max_o;
         l1_1_and_i = l1_ctl_and_o;
         l1_1_or_i = l1_ctl_or_o;
@@ -4288,7 +4531,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_1_b_wins_i = no;
         l1_1_a_wins_i = no;
         l1_2_pass_i = l1_ctl_pass_o;
-        l1_2_sum_i = l1_ctl_sum_o;
+        l1_2_sum_i = no;
         l1_2_max_i = l1_ctl_max_o;
         l1_2_and_i = l1_ctl_and_o;
         l1_2_or_i = l1_ctl_or_o;
@@ -4296,7 +4539,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_2_b_wins_i = no;
         l1_2_a_wins_i = no;
         l1_3_pass_i = l1_ctl_pass_o;
-        l1_3_sum_i = l1_ctl_sum_o;
+        l1_3_sum_i = no;
         l1_3_max_i = l1_ctl_max_o;
         l1_3_and_i = l1_ctl_and_o;
         l1_3_or_i = l1_ctl_or_o;
@@ -4304,7 +4547,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_3_b_wins_i = no;
         l1_3_a_wins_i = no;
         l1_4_pass_i = l1_ctl_pass_o;
-        l1_4_sum_i = l1_ctl_sum_o;
+        l1_4_sum_i = no;
         l1_4_max_i = l1_ctl_max_o;
         l1_4_and_i = l1_ctl_and_o;
         l1_4_or_i = l1_ctl_or_o;
@@ -4312,7 +4555,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_4_b_wins_i = no;
         l1_4_a_wins_i = no;
         l1_5_pass_i = l1_ctl_pass_o;
-        l1_5_sum_i = l1_ctl_sum_o;
+        l1_5_sum_i = no;
         l1_5_max_i = l1_ctl_max_o;
         l1_5_and_i = l1_ctl_and_o;
         l1_5_or_i = l1_ctl_or_o;
@@ -4320,7 +4563,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_5_b_wins_i = no;
         l1_5_a_wins_i = no;
         l1_6_pass_i = l1_ctl_pass_o;
-        l1_6_sum_i = l1_ctl_sum_o;
+        l1_6_sum_i = no;
         l1_6_max_i = l1_ctl_max_o;
         l1_6_and_i = l1_ctl_and_o;
         l1_6_or_i = l1_ctl_or_o;
@@ -4328,7 +4571,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_6_b_wins_i = no;
         l1_6_a_wins_i = no;
         l1_7_pass_i = l1_ctl_pass_o;
-        l1_7_sum_i = l1_ctl_sum_o;
+        l1_7_sum_i = no;
         l1_7_max_i = l1_ctl_max_o;
         l1_7_and_i = l1_ctl_and_o;
         l1_7_or_i = l1_ctl_or_o;
@@ -4336,7 +4579,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_7_b_wins_i = no;
         l1_7_a_wins_i = no;
         l1_8_pass_i = l1_ctl_pass_o;
-        l1_8_sum_i = l1_ctl_sum_o;
+        l1_8_sum_i = no;
         l1_8_max_i = l1_ctl_max_o;
         l1_8_and_i = l1_ctl_and_o;
         l1_8_or_i = l1_ctl_or_o;
@@ -4344,7 +4587,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_8_b_wins_i = no;
         l1_8_a_wins_i = no;
         l1_9_pass_i = l1_ctl_pass_o;
-        l1_9_sum_i = l1_ctl_sum_o;
+        l1_9_sum_i = no;
         l1_9_max_i = l1_ctl_max_o;
         l1_9_and_i = l1_ctl_and_o;
         l1_9_or_i = l1_ctl_or_o;
@@ -4352,7 +4595,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_9_b_wins_i = no;
         l1_9_a_wins_i = no;
         l1_10_pass_i = l1_ctl_pass_o;
-        l1_10_sum_i = l1_ctl_sum_o;
+        l1_10_sum_i = no;
         l1_10_max_i = l1_ctl_max_o;
         l1_10_and_i = l1_ctl_and_o;
         l1_10_or_i = l1_ctl_or_o;
@@ -4360,7 +4603,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_10_b_wins_i = no;
         l1_10_a_wins_i = no;
         l1_11_pass_i = l1_ctl_pass_o;
-        l1_11_sum_i = l1_ctl_sum_o;
+        l1_11_sum_i = no;
         l1_11_max_i = l1_ctl_max_o;
         l1_11_and_i = l1_ctl_and_o;
         l1_11_or_i = l1_ctl_or_o;
@@ -4368,7 +4611,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_11_b_wins_i = no;
         l1_11_a_wins_i = no;
         l1_12_pass_i = l1_ctl_pass_o;
-        l1_12_sum_i = l1_ctl_sum_o;
+        l1_12_sum_i = no;
         l1_12_max_i = l1_ctl_max_o;
         l1_12_and_i = l1_ctl_and_o;
         l1_12_or_i = l1_ctl_or_o;
@@ -4376,7 +4619,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_12_b_wins_i = no;
         l1_12_a_wins_i = no;
         l1_13_pass_i = l1_ctl_pass_o;
-        l1_13_sum_i = l1_ctl_sum_o;
+        l1_13_sum_i = no;
         l1_13_max_i = l1_ctl_max_o;
         l1_13_and_i = l1_ctl_and_o;
         l1_13_or_i = l1_ctl_or_o;
@@ -4384,7 +4627,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_13_b_wins_i = no;
         l1_13_a_wins_i = no;
         l1_14_pass_i = l1_ctl_pass_o;
-        l1_14_sum_i = l1_ctl_sum_o;
+        l1_14_sum_i = no;
         l1_14_max_i = l1_ctl_max_o;
         l1_14_and_i = l1_ctl_and_o;
         l1_14_or_i = l1_ctl_or_o;
@@ -4392,7 +4635,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_14_b_wins_i = no;
         l1_14_a_wins_i = no;
         l1_15_pass_i = l1_ctl_pass_o;
-        l1_15_sum_i = l1_ctl_sum_o;
+        l1_15_sum_i = no;
         l1_15_max_i = l1_ctl_max_o;
         l1_15_and_i = l1_ctl_and_o;
         l1_15_or_i = l1_ctl_or_o;
@@ -4400,7 +4643,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_15_b_wins_i = no;
         l1_15_a_wins_i = no;
         l1_16_pass_i = l1_ctl_pass_o;
-        l1_16_sum_i = l1_ctl_sum_o;
+        l1_16_sum_i = no;
         l1_16_max_i = l1_ctl_max_o;
         l1_16_and_i = l1_ctl_and_o;
         l1_16_or_i = l1_ctl_or_o;
@@ -4408,7 +4651,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_16_b_wins_i = no;
         l1_16_a_wins_i = no;
         l1_17_pass_i = l1_ctl_pass_o;
-        l1_17_sum_i = l1_ctl_sum_o;
+        l1_17_sum_i = no;
         l1_17_max_i = l1_ctl_max_o;
         l1_17_and_i = l1_ctl_and_o;
         l1_17_or_i = l1_ctl_or_o;
@@ -4416,7 +4659,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_17_b_wins_i = no;
         l1_17_a_wins_i = no;
         l1_18_pass_i = l1_ctl_pass_o;
-        l1_18_sum_i = l1_ctl_sum_o;
+        l1_18_sum_i = no;
         l1_18_max_i = l1_ctl_max_o;
         l1_18_and_i = l1_ctl_and_o;
         l1_18_or_i = l1_ctl_or_o;
@@ -4424,7 +4667,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_18_b_wins_i = no;
         l1_18_a_wins_i = no;
         l1_19_pass_i = l1_ctl_pass_o;
-        l1_19_sum_i = l1_ctl_sum_o;
+        l1_19_sum_i = no;
         l1_19_max_i = l1_ctl_max_o;
         l1_19_and_i = l1_ctl_and_o;
         l1_19_or_i = l1_ctl_or_o;
@@ -4432,7 +4675,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_19_b_wins_i = no;
         l1_19_a_wins_i = no;
         l1_20_pass_i = l1_ctl_pass_o;
-        l1_20_sum_i = l1_ctl_sum_o;
+        l1_20_sum_i = no;
         l1_20_max_i = l1_ctl_max_o;
         l1_20_and_i = l1_ctl_and_o;
         l1_20_or_i = l1_ctl_or_o;
@@ -4440,7 +4683,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_20_b_wins_i = no;
         l1_20_a_wins_i = no;
         l1_21_pass_i = l1_ctl_pass_o;
-        l1_21_sum_i = l1_ctl_sum_o;
+        l1_21_sum_i = no;
         l1_21_max_i = l1_ctl_max_o;
         l1_21_and_i = l1_ctl_and_o;
         l1_21_or_i = l1_ctl_or_o;
@@ -4448,7 +4691,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_21_b_wins_i = no;
         l1_21_a_wins_i = no;
         l1_22_pass_i = l1_ctl_pass_o;
-        l1_22_sum_i = l1_ctl_sum_o;
+        l1_22_sum_i = no;
         l1_22_max_i = l1_ctl_max_o;
         l1_22_and_i = l1_ctl_and_o;
         l1_22_or_i = l1_ctl_or_o;
@@ -4456,7 +4699,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_22_b_wins_i = no;
         l1_22_a_wins_i = no;
         l1_23_pass_i = l1_ctl_pass_o;
-        l1_23_sum_i = l1_ctl_sum_o;
+        l1_23_sum_i = no;
         l1_23_max_i = l1_ctl_max_o;
         l1_23_and_i = l1_ctl_and_o;
         l1_23_or_i = l1_ctl_or_o;
@@ -4464,7 +4707,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_23_b_wins_i = no;
         l1_23_a_wins_i = no;
         l1_24_pass_i = l1_ctl_pass_o;
-        l1_24_sum_i = l1_ctl_sum_o;
+        l1_24_sum_i = no;
         l1_24_max_i = l1_ctl_max_o;
         l1_24_and_i = l1_ctl_and_o;
         l1_24_or_i = l1_ctl_or_o;
@@ -4472,7 +4715,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_24_b_wins_i = no;
         l1_24_a_wins_i = no;
         l1_25_pass_i = l1_ctl_pass_o;
-        l1_25_sum_i = l1_ctl_sum_o;
+        l1_25_sum_i = no;
         l1_25_max_i = l1_ctl_max_o;
         l1_25_and_i = l1_ctl_and_o;
         l1_25_or_i = l1_ctl_or_o;
@@ -4480,7 +4723,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_25_b_wins_i = no;
         l1_25_a_wins_i = no;
         l1_26_pass_i = l1_ctl_pass_o;
-        l1_26_sum_i = l1_ctl_sum_o;
+        l1_26_sum_i = no;
         l1_26_max_i = l1_ctl_max_o;
         l1_26_and_i = l1_ctl_and_o;
         l1_26_or_i = l1_ctl_or_o;
@@ -4488,7 +4731,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_26_b_wins_i = no;
         l1_26_a_wins_i = no;
         l1_27_pass_i = l1_ctl_pass_o;
-        l1_27_sum_i = l1_ctl_sum_o;
+        l1_27_sum_i = no;
         l1_27_max_i = l1_ctl_max_o;
         l1_27_and_i = l1_ctl_and_o;
         l1_27_or_i = l1_ctl_or_o;
@@ -4496,7 +4739,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_27_b_wins_i = no;
         l1_27_a_wins_i = no;
         l1_28_pass_i = l1_ctl_pass_o;
-        l1_28_sum_i = l1_ctl_sum_o;
+        l1_28_sum_i = no;
         l1_28_max_i = l1_ctl_max_o;
         l1_28_and_i = l1_ctl_and_o;
         l1_28_or_i = l1_ctl_or_o;
@@ -4504,7 +4747,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_28_b_wins_i = no;
         l1_28_a_wins_i = no;
         l1_29_pass_i = l1_ctl_pass_o;
-        l1_29_sum_i = l1_ctl_sum_o;
+        l1_29_sum_i = no;
         l1_29_max_i = l1_ctl_max_o;
         l1_29_and_i = l1_ctl_and_o;
         l1_29_or_i = l1_ctl_or_o;
@@ -4512,7 +4755,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_29_b_wins_i = no;
         l1_29_a_wins_i = no;
         l1_30_pass_i = l1_ctl_pass_o;
-        l1_30_sum_i = l1_ctl_sum_o;
+        l1_30_sum_i = no;
         l1_30_max_i = l1_ctl_max_o;
         l1_30_and_i = l1_ctl_and_o;
         l1_30_or_i = l1_ctl_or_o;
@@ -4520,7 +4763,7 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l1_30_b_wins_i = no;
         l1_30_a_wins_i = no;
         l1_31_pass_i = l1_ctl_pass_o;
-        l1_31_sum_i = l1_ctl_sum_o;
+        l1_31_sum_i = no;
         l1_31_max_i = l1_ctl_max_o;
         l1_31_and_i = l1_ctl_and_o;
         l1_31_or_i = l1_ctl_or_o;
@@ -4762,7 +5005,6 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l6_ahead_l1_i = s4_val_1_q;
         l6_ahead_r0_i = s4_val_2_q;
         l6_ahead_r1_i = s4_val_3_q;
-        out_ctl_ctrl_i = s5_ctrl_q[(32'h0)+:(17)];
         l6_ctl_ctrl_i = s5_ctrl_q;
         l6_a_i = s5_val_0_q;
         l6_b_i = s5_val_1_q;
@@ -4776,9 +5018,15 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         l6_xor_i = l6_ctl_xor_o;
         l6_b_wins_i = l6_ahead_b_wins_o;
         l6_a_wins_i = l6_ahead_a_wins_o;
-        format_root_i = l6_val_o;
-        format_none_i = ~|(s5_val_0_q | s5_val_1_q);
-        format_mask_i = l6_mask_o;
+        f_root_d = l6_val_o;
+        f_none_d = ~|(s5_val_0_q | s5_val_1_q);
+        f_mask_d = l6_mask_o;
+        f_ctrl_d = s5_ctrl_q[(32'h0)+:(17)];
+        f_valid_d = s5_valid_q & rst_ni;
+        out_ctl_ctrl_i = f_ctrl_q;
+        format_root_i = f_root_q;
+        format_none_i = f_none_q;
+        format_mask_i = f_mask_q;
         format_b8_i = out_ctl_b8_o;
         format_h16_i = out_ctl_h16_o;
         format_w32_i = out_ctl_w32_o;
@@ -4793,13 +5041,61 @@ module crosslane_reduce_every3(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_va
         format_vbool_fold_i = out_ctl_vbool_fold_o;
         out_result_d = format_result_o;
         out_mask_d = format_mask_o;
-        out_valid_d = s5_valid_q & rst_ni;
+        out_valid_d = f_valid_q & rst_ni;
         result_o = out_result_q;
         mask_o = out_mask_q;
         out_valid_o = out_valid_q;
     end
     
 endmodule // crosslane_reduce_every3
+
+module crosslane_reduce_every3_wire17(d,q,clock);
+    
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // No register at this boundary in this configuration: a wire.
+    always @(*) q = d;
+endmodule // crosslane_reduce_every3_wire17
+
+module crosslane_reduce_every3_wire64(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // No register at this boundary in this configuration: a wire.
+    always @(*) q = d;
+endmodule // crosslane_reduce_every3_wire64
+
+module crosslane_reduce_every3_wire1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // No register at this boundary in this configuration: a wire.
+    always @(*) q = d;
+endmodule // crosslane_reduce_every3_wire1
+
+module crosslane_reduce_every3_wire32(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // No register at this boundary in this configuration: a wire.
+    always @(*) q = d;
+endmodule // crosslane_reduce_every3_wire32
 
 module crosslane_reduce_every3_result_format(root_i,none_i,mask_i,b8_i,h16_i,w32_i,k_sum_i,sext_i,saturate_i,extremum_i,sflip_i,minimum_i,num_i,has_mask_i,vbool_fold_i,result_o,mask_o);
     
@@ -5217,7 +5513,7 @@ module crosslane_reduce_every3_reg32(d,q,clock);
     always @(posedge clock) q <= d;
 endmodule // crosslane_reduce_every3_reg32
 
-module crosslane_reduce_every3_reg1(d,q,clock);
+module crosslane_reduce_every3_reg1_init(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5228,7 +5524,7 @@ module crosslane_reduce_every3_reg1(d,q,clock);
     // A pipeline register.
     initial q = 1'h0;
     always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_every3_reg1
+endmodule // crosslane_reduce_every3_reg1_init
 
 module crosslane_reduce_every3_tree_node(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_i,xor_i,b_wins_i,a_wins_i,val_o,mask_o);
     
@@ -5385,6 +5681,32 @@ module crosslane_reduce_every3_window_compare(key_i,pairs_i,b_wins_o,a_wins_o);
     end
     
 endmodule // crosslane_reduce_every3_window_compare
+
+module crosslane_reduce_every3_window_sum(key_i,pairs_i,sum_i,sum_o);
+    
+    // Module arguments
+    input wire  [31:0] key_i;
+    input wire  pairs_i;
+    input wire  sum_i;
+    output reg  [31:0] sum_o;
+    
+    // Constant declarations
+    localparam  byte_mask = 32'hff;
+    localparam  half_mask = 32'hffff;
+    localparam  zero32 = 32'h0;
+    
+    // Update code
+    always @(*) begin
+        sum_o = (key_i & half_mask) + ((key_i >> 32'h10) & half_mask);
+        if (pairs_i) begin
+            sum_o = ((key_i & byte_mask) + ((key_i >> 32'h8) & byte_mask)) + (((key_i >> 32'h10) & byte_mask) + ((key_i >> 32'h18) & byte_mask));
+        end
+        if (~sum_i) begin
+            sum_o = zero32;
+        end
+    end
+    
+endmodule // crosslane_reduce_every3_window_sum
 
 module crosslane_reduce_every3_ahead_compare(l0_i,l1_i,r0_i,r1_i,b_wins_o,a_wins_o);
     
@@ -5597,39 +5919,3 @@ module crosslane_reduce_every3_wire53(d,q,clock);
     // No register at this boundary in this configuration: a wire.
     always @(*) q = d;
 endmodule // crosslane_reduce_every3_wire53
-
-module crosslane_reduce_every3_wire64(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // No register at this boundary in this configuration: a wire.
-    always @(*) q = d;
-endmodule // crosslane_reduce_every3_wire64
-
-module crosslane_reduce_every3_wire32(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // No register at this boundary in this configuration: a wire.
-    always @(*) q = d;
-endmodule // crosslane_reduce_every3_wire32
-
-module crosslane_reduce_every3_wire1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // No register at this boundary in this configuration: a wire.
-    always @(*) q = d;
-endmodule // crosslane_reduce_every3_wire1

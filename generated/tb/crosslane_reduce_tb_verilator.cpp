@@ -26,7 +26,7 @@
 #ifndef CROSSLANE_EVERY
 #define CROSSLANE_EVERY 1
 #endif
-static const int LATENCY = CROSSLANE_EVERY == 1 ? 6 : CROSSLANE_EVERY == 2 ? 4 : CROSSLANE_EVERY == 3 ? 3 : 0;
+static const int LATENCY = CROSSLANE_EVERY == 1 ? 7 : CROSSLANE_EVERY == 2 ? 4 : CROSSLANE_EVERY == 3 ? 3 : 0;
 static_assert(LATENCY > 0, "CROSSLANE_EVERY names no configuration");
 
 static void tick(Vcrosslane_reduce_tb* top) {

@@ -5,7 +5,9 @@
 //! byte pairs), else the 16-bit halves themselves (level 1 only placed
 //! them). The larger of bytes 2, 3 beats the larger of bytes 0, 1 exactly
 //! when byte 2 or byte 3 beats both bytes 0 and 1, so eight byte compares
-//! give both outcomes without waiting for level 1.
+//! give both outcomes without waiting for level 1. Level 2's sum is made
+//! from the keys the same way ([`WindowSum`]), so neither of level 2's
+//! carry chains waits for level 1's.
 
 use crate::c32;
 use rust_hdl::prelude::*;
@@ -65,6 +67,59 @@ impl Logic for WindowCompare {
                 | ((self.k3.val() > self.k0.val()) & (self.k3.val() > self.k1.val()));
             self.a_wins_o.next = ((self.k0.val() > self.k2.val()) & (self.k0.val() > self.k3.val()))
                 | ((self.k1.val() > self.k2.val()) & (self.k1.val() > self.k3.val()));
+        }
+    }
+}
+
+/// Level 2's sum made from a 32-bit window's keys, the way [`WindowCompare`]
+/// makes its compare: for 8-bit lanes (k0 + k1) + (k2 + k3), else the low
+/// half plus the high half, so that level 2's add waits for no compare and
+/// select of level 1 (the unit's levels 1 and 2 then add nothing for a
+/// sum: their nodes' sum controls are off and this is or-ed onto level 2's
+/// value). The keys of a sum are its lanes, signed ones biased at the
+/// leaves, so this is what levels 1 and 2 would add. 0 unless `sum_i` (the
+/// level-2 node control).
+#[derive(LogicBlock)]
+pub struct WindowSum {
+    /// The window's keys, from the input register.
+    pub key_i: Signal<In, Bits<32>>,
+    /// 8-bit lanes: add the four bytes; else the two halves.
+    pub pairs_i: Signal<In, Bit>,
+    /// The op is a sum (level 2's `sum` node control).
+    pub sum_i: Signal<In, Bit>,
+    /// The sum at level 2 (10 bits for 8-bit lanes, 17 for 16-bit), or 0.
+    pub sum_o: Signal<Out, Bits<32>>,
+    byte_mask: Constant<Bits<32>>,
+    half_mask: Constant<Bits<32>>,
+    zero32: Constant<Bits<32>>,
+}
+
+impl Default for WindowSum {
+    fn default() -> Self {
+        Self {
+            key_i: Default::default(),
+            pairs_i: Default::default(),
+            sum_i: Default::default(),
+            sum_o: Default::default(),
+            byte_mask: c32(0xff),
+            half_mask: c32(0xffff),
+            zero32: c32(0),
+        }
+    }
+}
+
+impl Logic for WindowSum {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sum_o.next = (self.key_i.val() & self.half_mask.val()) + ((self.key_i.val() >> 16) & self.half_mask.val());
+        if self.pairs_i.val() {
+            self.sum_o.next = ((self.key_i.val() & self.byte_mask.val())
+                + ((self.key_i.val() >> 8) & self.byte_mask.val()))
+                + (((self.key_i.val() >> 16) & self.byte_mask.val())
+                    + ((self.key_i.val() >> 24) & self.byte_mask.val()));
+        }
+        if !self.sum_i.val() {
+            self.sum_o.next = self.zero32.val();
         }
     }
 }

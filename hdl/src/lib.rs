@@ -70,11 +70,21 @@ impl Config {
         level >= 4 && level <= LEVELS && !self.registered_after(level - 1)
     }
 
+    /// Is there a register between the root (level 6) and the result format?
+    /// In the default configuration only, whose levels each have a stage: the
+    /// root's add followed by the format's sign extension and saturation
+    /// would otherwise be its longest stage. The others keep their latency
+    /// and flip-flops.
+    pub const fn format_stage(self) -> bool {
+        self.every == 1
+    }
+
     /// Register stages from input to output: an input sampled at rising edge
     /// k is on `result_o` / `mask_o` with `out_valid_o` high after edge
     /// k + latency − 1 (the sampling edge counts as the first).
     pub const fn latency(self) -> usize {
-        let mut n = 1; // the input register
+        // The input register, and the format's own where there is one.
+        let mut n = 1 + self.format_stage() as usize;
         let mut level = 2;
         while level <= LEVELS {
             if self.registered_after(level) {
@@ -125,7 +135,7 @@ mod tests {
 
     #[test]
     fn latencies() {
-        assert_eq!(Config { every: 1 }.latency(), 6);
+        assert_eq!(Config { every: 1 }.latency(), 7);
         assert_eq!(Config { every: 2 }.latency(), 4);
         assert_eq!(Config { every: 3 }.latency(), 3);
         assert!(Config { every: 3 }.registered_after(3) && !Config { every: 3 }.registered_after(2));

@@ -8,9 +8,10 @@
 //! | register | holds | present |
 //! |---|---|---|
 //! | `in_*` | the op decoded ([`OpDecode`]), the [`LeafKey`] of each 32-bit window | always (the input register) |
-//! | `s2_*` | levels 1 and 2 ([`TreeNode`]; level 2 compares from the keys, [`WindowCompare`]) | when `every` divides 4 |
+//! | `s2_*` | levels 1 and 2 ([`TreeNode`]; level 2 compares and adds from the keys, [`WindowCompare`], [`WindowSum`]) | when `every` divides 4 |
 //! | `s3_*` … `s5_*` | levels 3 … 5 | when `every` divides 6 − level |
-//! | `out_*` | level 6 (the root) through [`ResultFormat`] | always (the output register) |
+//! | `f_*` | level 6 (the root), its tie mask, the op's controls | in the default configuration ([`Config::format_stage`]) |
+//! | `out_*` | the root through [`ResultFormat`] (level 6 too where there is no `f_*`) | always (the output register) |
 //!
 //! Levels 4 to 6 whose level below has no register take their compare from
 //! their grandchildren ([`AheadCompare`], [`Config::compare_ahead`]), beside
@@ -30,14 +31,14 @@
 //! and none passes through decode logic on its way to a level's nodes.
 //! One vector is accepted every clock. An input sampled at rising edge k is
 //! on the outputs, `out_valid_o` high, after rising edge k + L − 1, L =
-//! [`Config::latency`] (6, 4, 3 for every = 1, 2, 3): L edges in all, the
+//! [`Config::latency`] (7, 4, 3 for every = 1, 2, 3): L edges in all, the
 //! sampling edge the first. Reset (`rst_ni` low at a rising edge) is
 //! synchronous and clears the valid pipeline only.
 //!
 //! Worked example: `op_i` = rbmax_nx16 (`0x061`), lanes 3 and 9 = 5, the
 //! rest 0 → L clocks later `result_o` = `0x0005`, `mask_o` = `0x208`.
 
-use crate::compare::{AheadCompare, WindowCompare};
+use crate::compare::{AheadCompare, WindowCompare, WindowSum};
 use crate::decode::{Controls, NodeControls, OpDecode, CONTROL_BITS, OP_CONTROL_BITS};
 use crate::format::ResultFormat;
 use crate::leaf::LeafKey;
@@ -79,6 +80,7 @@ pub struct CrosslaneReduce {
     l2_ctl: NodeControls,
     l1: [TreeNode; 32],
     l2_cmp: [WindowCompare; 16],
+    l2_sum: [WindowSum; 16],
     l2: [TreeNode; 16],
     s2_val: [Pipe<Bits<32>>; 16],
     s2_mask: [Pipe<Bits<64>>; 16],
@@ -112,13 +114,21 @@ pub struct CrosslaneReduce {
     out_ctl: Controls,
     l6_ahead: AheadCompare,
     l6: TreeNode,
+    // The format stage's register (a wire where the configuration has none):
+    // the root, its tie mask, no number, the op's controls, valid.
+    f_root: Pipe<Bits<32>>,
+    f_mask: Pipe<Bits<64>>,
+    f_none: Pipe<Bit>,
+    f_ctrl: Pipe<Bits<OP_CONTROL_BITS>>,
+    f_valid: Pipe<Bit>,
     format: ResultFormat,
     out_result: Pipe<Bits<32>>,
     out_mask: Pipe<Bits<64>>,
     out_valid: Pipe<Bit>,
     low_byte: Constant<Bits<32>>,
     low_slot: Constant<Bits<64>>,
-    /// The compare inputs of the nodes that compare their children.
+    /// The compare inputs of the nodes that compare their children; the sum
+    /// controls of levels 1 and 2 (their sums are [`WindowSum`]'s).
     no: Constant<Bit>,
 }
 
@@ -149,6 +159,7 @@ impl CrosslaneReduce {
             l2_ctl: NodeControls::new(2),
             l1: array_init::array_init(|_| TreeNode::new(1)),
             l2_cmp: array_init::array_init(|_| Default::default()),
+            l2_sum: array_init::array_init(|_| Default::default()),
             l2: array_init::array_init(|_| TreeNode::new(2)),
             s2_val: array_init::array_init(|_| Pipe::new(reg(2))),
             s2_mask: array_init::array_init(|_| Pipe::new(reg(2))),
@@ -178,6 +189,11 @@ impl CrosslaneReduce {
             out_ctl: Default::default(),
             l6_ahead: AheadCompare::new(ahead(6)),
             l6: node(6),
+            f_root: Pipe::new(config.format_stage()),
+            f_mask: Pipe::new(config.format_stage()),
+            f_none: Pipe::new(config.format_stage()),
+            f_ctrl: Pipe::new(config.format_stage()),
+            f_valid: Pipe::with_init(config.format_stage()),
             format: Default::default(),
             out_result: Pipe::new(true),
             out_mask: Pipe::new(true),
@@ -256,19 +272,23 @@ macro_rules! crosslane_reduce_update {
                     self.l2[w].ma_i.next = self.l1[2 * w].mask_o.val();
                     self.l2[w].mb_i.next = self.l1[2 * w + 1].mask_o.val();
                     self.l2[w].pass_i.next = self.l2_ctl.pass_o.val();
-                    self.l2[w].sum_i.next = self.l2_ctl.sum_o.val();
+                    // Level 2's sum, from the keys too: levels 1 and 2 add nothing.
+                    self.l2_sum[w].key_i.next = self.in_key[w].q.val();
+                    self.l2_sum[w].pairs_i.next = !self.l1_ctl.pass_o.val();
+                    self.l2_sum[w].sum_i.next = self.l2_ctl.sum_o.val();
+                    self.l2[w].sum_i.next = self.no.val();
                     self.l2[w].max_i.next = self.l2_ctl.max_o.val();
                     self.l2[w].and_i.next = self.l2_ctl.and_o.val();
                     self.l2[w].or_i.next = self.l2_ctl.or_o.val();
                     self.l2[w].xor_i.next = self.l2_ctl.xor_o.val();
                     self.s2_val[w].clock.next = self.clk_i.val();
                     self.s2_mask[w].clock.next = self.clk_i.val();
-                    self.s2_val[w].d.next = self.l2[w].val_o.val();
+                    self.s2_val[w].d.next = self.l2[w].val_o.val() | self.l2_sum[w].sum_o.val();
                     self.s2_mask[w].d.next = self.l2[w].mask_o.val();
                 }
                 for j in 0..32 {
                     self.l1[j].pass_i.next = self.l1_ctl.pass_o.val();
-                    self.l1[j].sum_i.next = self.l1_ctl.sum_o.val();
+                    self.l1[j].sum_i.next = self.no.val();
                     self.l1[j].max_i.next = self.l1_ctl.max_o.val();
                     self.l1[j].and_i.next = self.l1_ctl.and_o.val();
                     self.l1[j].or_i.next = self.l1_ctl.or_o.val();
@@ -329,7 +349,6 @@ macro_rules! crosslane_reduce_update {
                 self.l6_ahead.r1_i.next = self.s4_val[3].q.val();
 
                 // Level 6, the result and the output register.
-                self.out_ctl.ctrl_i.next = self.s5_ctrl.q.val().get_bits::<17>(0);
                 self.l6_ctl.ctrl_i.next = self.s5_ctrl.q.val();
                 self.l6.a_i.next = self.s5_val[0].q.val();
                 self.l6.b_i.next = self.s5_val[1].q.val();
@@ -343,10 +362,21 @@ macro_rules! crosslane_reduce_update {
                 self.l6.xor_i.next = self.l6_ctl.xor_o.val();
                 self.l6.b_wins_i.next = self.l6_ahead.b_wins_o.val();
                 self.l6.a_wins_i.next = self.l6_ahead.a_wins_o.val();
-                self.format.root_i.next = self.l6.val_o.val();
+                self.f_root.clock.next = self.clk_i.val();
+                self.f_mask.clock.next = self.clk_i.val();
+                self.f_none.clock.next = self.clk_i.val();
+                self.f_ctrl.clock.next = self.clk_i.val();
+                self.f_valid.clock.next = self.clk_i.val();
+                self.f_root.d.next = self.l6.val_o.val();
                 // No number: the root's children are both 0 (level 6 compares keys).
-                self.format.none_i.next = !(self.s5_val[0].q.val() | self.s5_val[1].q.val()).any();
-                self.format.mask_i.next = self.l6.mask_o.val();
+                self.f_none.d.next = !(self.s5_val[0].q.val() | self.s5_val[1].q.val()).any();
+                self.f_mask.d.next = self.l6.mask_o.val();
+                self.f_ctrl.d.next = self.s5_ctrl.q.val().get_bits::<17>(0);
+                self.f_valid.d.next = self.s5_valid.q.val() & self.rst_ni.val();
+                self.out_ctl.ctrl_i.next = self.f_ctrl.q.val();
+                self.format.root_i.next = self.f_root.q.val();
+                self.format.none_i.next = self.f_none.q.val();
+                self.format.mask_i.next = self.f_mask.q.val();
                 self.format.b8_i.next = self.out_ctl.b8_o.val();
                 self.format.h16_i.next = self.out_ctl.h16_o.val();
                 self.format.w32_i.next = self.out_ctl.w32_o.val();
@@ -364,7 +394,7 @@ macro_rules! crosslane_reduce_update {
                 self.out_valid.clock.next = self.clk_i.val();
                 self.out_result.d.next = self.format.result_o.val();
                 self.out_mask.d.next = self.format.mask_o.val();
-                self.out_valid.d.next = self.s5_valid.q.val() & self.rst_ni.val();
+                self.out_valid.d.next = self.f_valid.q.val() & self.rst_ni.val();
                 self.result_o.next = self.out_result.q.val();
                 self.mask_o.next = self.out_mask.q.val();
                 self.out_valid_o.next = self.out_valid.q.val();

@@ -9,7 +9,7 @@
 //! fails the test.
 
 use crosslane_golden::{Family, Fold, Form, Op, Vec512};
-use crosslane_hdl::compare::{AheadCompare, WindowCompare};
+use crosslane_hdl::compare::{AheadCompare, WindowCompare, WindowSum};
 use crosslane_hdl::decode::{
     node_control_bit, Control, Controls, NodeControls, OpDecode, CONTROL_BITS, CONTROL_NAMES, NODE_CONTROL_NAMES,
     OP_CONTROL_BITS,
@@ -384,6 +384,43 @@ fn window_compare_is_level_2_compare_of_level_1_results() {
         let row = format!("key {key:#010x} pairs {pairs}");
         assert_eq!(cmp.b_wins_o.val(), b > a, "{row}: b wins");
         assert_eq!(cmp.a_wins_o.val(), a > b, "{row}: a wins");
+    }
+}
+
+// ---- level 2's sum ----
+
+#[test]
+fn window_sum_synthesizes() {
+    synthesizes("crosslane_window_sum", WindowSum::default(), &["sum_o"]);
+}
+
+/// (k0 + k1) + (k2 + k3) for 8-bit lanes, else the two halves added, as
+/// levels 1 and 2 would add them; 0 when the op is no sum.
+#[test]
+fn window_sum_is_level_2_sum_of_level_1_results() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut sum = WindowSum::default();
+    sum.connect_all();
+    for i in 0..4000u32 {
+        // Corner-heavy keys: all ones (the largest sums), 0, random.
+        let key: u32 = match rng.gen_range(0..4) {
+            0 => u32::MAX,
+            1 => 0,
+            2 => 0x8080_8080,
+            _ => rng.gen(),
+        };
+        let (pairs, on) = (i % 2 == 0, i % 5 != 0);
+        sum.key_i.next = (key as u64).into();
+        sum.pairs_i.next = pairs;
+        sum.sum_i.next = on;
+        settle(&mut sum);
+        let byte = |j: u32| u64::from(key >> (8 * j) & 0xff);
+        let want = match (on, pairs) {
+            (false, _) => 0,
+            (true, true) => (byte(0) + byte(1)) + (byte(2) + byte(3)),
+            (true, false) => u64::from(key & 0xffff) + u64::from(key >> 16),
+        };
+        assert_eq!(sum.sum_o.val().to_u64(), want, "key {key:#010x} pairs {pairs} sum {on}");
     }
 }
 

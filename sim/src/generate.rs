@@ -58,10 +58,12 @@ pub fn describe(config: Config) -> String {
     let levels: Vec<String> =
         (2..crosslane_hdl::LEVELS).filter(|&l| config.registered_after(l)).map(|l| l.to_string()).collect();
     let inner = if levels.is_empty() { "none".to_string() } else { levels.join(", ") };
-    format!(
-        "registers: input, after tree levels {inner}, output (after level {} and the result format)",
-        crosslane_hdl::LEVELS
-    )
+    let root = crosslane_hdl::LEVELS;
+    if config.format_stage() {
+        format!("registers: input, after tree levels {inner}, after level {root}, output (after the result format)")
+    } else {
+        format!("registers: input, after tree levels {inner}, output (after level {root} and the result format)")
+    }
 }
 
 /// The header of a configuration's RTL: the command, the latency and the
@@ -109,6 +111,8 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
         "controls".to_string()
     } else if last.ends_with("_cmp") {
         "window_compare".to_string()
+    } else if last.ends_with("_sum") {
+        "window_sum".to_string()
     } else if last.ends_with("_ahead") {
         "ahead_compare".to_string()
     } else if last == "leaf" {
@@ -124,7 +128,9 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
             .and_then(|n| n.parse::<usize>().ok())
             .map_or(1, |n| n + 1);
         let kind = if text.contains("always @(posedge clock)") { "reg" } else { "wire" };
-        format!("{kind}{width}")
+        // A register with an initial value (a valid bit) is its own module.
+        let init = if text.contains("initial q") { "_init" } else { "" };
+        format!("{kind}{width}{init}")
     };
     format!("{top}_{role}")
 }
@@ -132,10 +138,12 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
 /// A configuration's unit as rust-hdl emits it, post-passed.
 pub fn emitted(config: Config) -> Result<String, String> {
     let module = config.module();
-    let mut uut = config.unit();
-    uut.connect_all();
-    let v =
-        postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(&generate_verilog(&uut), &module)));
+    let emitted = crate::hdl_sim::with_unit_stack(|| {
+        let mut uut = Box::new(config.unit());
+        uut.connect_all();
+        generate_verilog(&*uut)
+    });
+    let v = postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(&emitted, &module)));
     let v = postpass::fold_duplicates(&v, |first, text| component_name(&module, first, text))?;
     postpass::plain_names(&v)
 }

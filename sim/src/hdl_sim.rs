@@ -40,12 +40,26 @@ impl Write for SharedBuf {
 
 /// The unit under simulation, optionally tracing every change to a VCD.
 pub struct HdlSim {
-    uut: CrosslaneReduce,
+    /// Boxed: the unit is a large value (see [`SIM_STACK`]).
+    uut: Box<CrosslaneReduce>,
     /// The configuration simulated; its latency is what the pipeline model expects.
     pub config: Config,
     vcd: Option<VCDProbe<SharedBuf>>,
     trace: SharedBuf,
     time: u64,
+}
+
+/// The stack that building the unit or one step of its simulation may
+/// need. rust-hdl's unit is a large value, built on the stack, and its
+/// update is one function with a large frame: 2–3 MB in all for every1,
+/// more than a spawned thread's default 2 MB. Where less than this remains,
+/// the work runs on a stack of its own (`stacker`; the main thread's 8 MB
+/// needs none).
+const SIM_STACK: usize = 4 << 20;
+
+/// Run `f`, on a stack of its own where less than [`SIM_STACK`] remains.
+pub(crate) fn with_unit_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(SIM_STACK, 4 * SIM_STACK, f)
 }
 
 fn vec_bits(v: &Vec512) -> Bits<512> {
@@ -59,12 +73,16 @@ impl HdlSim {
     }
 
     pub fn with_config(trace: bool, config: Config) -> Result<HdlSim, EngineError> {
-        let mut uut = config.unit();
-        uut.connect_all();
+        // Built, connected and boxed on a stack with room for it.
+        let uut = with_unit_stack(|| {
+            let mut uut = Box::new(config.unit());
+            uut.connect_all();
+            uut
+        });
         let mut sim = HdlSim { uut, config, vcd: None, trace: SharedBuf::default(), time: 0 };
         if trace {
-            let vcd = write_vcd_header(sim.trace.clone(), &sim.uut);
-            sim.vcd = Some(write_vcd_dump(vcd, &sim.uut));
+            let vcd = write_vcd_header(sim.trace.clone(), &*sim.uut);
+            sim.vcd = Some(write_vcd_dump(vcd, &*sim.uut));
         }
         sim.uut.rst_ni.next = true;
         sim.settle()?;
@@ -72,14 +90,15 @@ impl HdlSim {
     }
 
     fn settle(&mut self) -> Result<(), EngineError> {
-        if !simulate(&mut self.uut, 200) {
+        let uut = &mut *self.uut;
+        if !with_unit_stack(|| simulate(uut, 200)) {
             return Err(EngineError("hdl: the rust-hdl simulation did not settle".into()));
         }
         if let Some(vcd) = self.vcd.take() {
             let mut vcd = vcd;
             self.time += 5;
             let _ = vcd.timestamp(self.time);
-            self.vcd = Some(write_vcd_change(vcd, &self.uut));
+            self.vcd = Some(write_vcd_change(vcd, &*self.uut));
         }
         Ok(())
     }

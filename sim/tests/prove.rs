@@ -77,7 +77,7 @@ fn mutants() -> Vec<(&'static str, String, &'static str)> {
                     "    input wire  rst_ni;\n",
                     "    input wire  rst_ni;\n    reg [31:0] late_result = 0;\n    reg [63:0] late_mask = 0;\n    reg late_valid = 0;\n    always @(posedge clk_i) begin\n        late_result <= out_result_q;\n        late_mask <= out_mask_q;\n        late_valid <= out_valid_q & rst_ni;\n    end\n",
                 ),
-                "out_valid_d = s5_valid_q & rst_ni;",
+                "out_valid_d = f_valid_q & rst_ni;",
                 "        result_o = out_result_q;\n        mask_o = out_mask_q;\n        out_valid_o = out_valid_q;",
                 "        result_o = late_result;\n        mask_o = late_mask;\n        out_valid_o = late_valid;",
             ),
