@@ -312,15 +312,7 @@ pub fn run_tb_limited(
     }
     let start = Instant::now();
     let name = build.sim.name();
-    let out = crate::prove::run_limited(&mut c, limit)
-        .map_err(|e| EngineError(format!("cannot run the {name} testbench: {e}")))?
-        .ok_or_else(|| {
-            EngineError(format!(
-                "the {name} testbench ran longer than {} s on {} and was killed",
-                limit.as_secs_f64(),
-                vectors.display()
-            ))
-        })?;
+    let out = run_or_kill(&mut c, None, limit, &format!("{name} testbench"), &vectors.display().to_string())?;
     let secs = start.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let (passed, failed) = summary(&stdout).unwrap_or((0, 0));
@@ -414,6 +406,22 @@ pub struct ExtRun {
     pub loop_secs: Option<f64>,
 }
 
+/// Run a simulator (`what`, on `on`), killed after `limit` with an error
+/// that says so.
+fn run_or_kill(
+    cmd: &mut Command,
+    input: Option<Vec<u8>>,
+    limit: std::time::Duration,
+    what: &str,
+    on: &str,
+) -> Result<std::process::Output, EngineError> {
+    crate::prove::run_limited_input(cmd, input, limit)
+        .map_err(|e| EngineError(format!("cannot run the {what}: {e}")))?
+        .ok_or_else(|| {
+            EngineError(format!("the {what} ran longer than {} s on {on} and was killed", limit.as_secs_f64()))
+        })
+}
+
 /// How long the Verilator harness may take on `cases` cases before it is
 /// killed: a minute to start, and 10 µs a case, 14 times what a case takes
 /// end to end (1.4 M a second). Verilator stops a design that does not
@@ -441,15 +449,8 @@ pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
 pub fn run_ext_limited(build: &Build, cases: &[Case], limit: std::time::Duration) -> Result<ExtRun, EngineError> {
     let mut cmd = run_command(build);
     cmd.arg("+mode=ext").arg(format!("+reset_every={RESET_EVERY}"));
-    let output = crate::prove::run_limited_input(&mut cmd, Some(case_bytes(cases)), limit)
-        .map_err(|e| EngineError(format!("cannot run the verilator harness: {e}")))?
-        .ok_or_else(|| {
-            EngineError(format!(
-                "the verilator harness ran longer than {} s on {} cases and was killed",
-                limit.as_secs_f64(),
-                cases.len()
-            ))
-        })?;
+    let on = format!("{} cases", cases.len());
+    let output = run_or_kill(&mut cmd, Some(case_bytes(cases)), limit, "verilator harness", &on)?;
     let (status, out) = (output.status, output.stdout);
     let err = String::from_utf8_lossy(&output.stderr).into_owned();
     if !status.success() || out.len() != cases.len() * RESULT_BYTES {
@@ -508,15 +509,14 @@ pub fn run_dump_limited(
             .arg("+mode=dump")
             .arg(format!("+out={}", results.0.display()));
         let allowed = limit(chunk.len());
-        let out = crate::prove::run_limited(&mut cmd, allowed)
-            .map_err(|e| EngineError(format!("cannot run the icarus testbench: {e}")))?
-            .ok_or_else(|| {
-                EngineError(format!(
-                    "the icarus testbench ran longer than {} s on {} cases and was killed (does the design settle?)",
-                    allowed.as_secs_f64(),
-                    chunk.len()
-                ))
-            })?;
+        let on = format!("{} cases", chunk.len());
+        let out = run_or_kill(&mut cmd, None, allowed, "icarus testbench", &on).map_err(|e| {
+            if e.0.ends_with("was killed") {
+                EngineError(e.0 + " (does the design settle?)")
+            } else {
+                e
+            }
+        })?;
         let text = std::fs::read_to_string(&results.0).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
         if lines.len() != chunk.len() {
