@@ -8,8 +8,8 @@ use crate::hdl_sim::{to_outcome, Observed};
 use crosslane_golden::{Case, Outcome};
 use crosslane_hdl::Config;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The two simulators of the generated RTL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -303,7 +303,7 @@ pub fn run_tb_limited(
     vectors: &Path,
     vcd: bool,
     workdir: &Path,
-    limit: std::time::Duration,
+    limit: Duration,
 ) -> Result<TbRun, EngineError> {
     let mut c = run_command(build);
     c.arg(format!("+vectors={}", vectors.display())).current_dir(workdir);
@@ -311,8 +311,7 @@ pub fn run_tb_limited(
         c.arg("+vcd");
     }
     let start = Instant::now();
-    let name = build.sim.name();
-    let out = run_or_kill(&mut c, None, limit, &format!("{name} testbench"), &vectors.display().to_string())?;
+    let out = run_or_kill(&mut c, None, limit, build.sim, "testbench", &vectors.display().to_string())?;
     let secs = start.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let (passed, failed) = summary(&stdout).unwrap_or((0, 0));
@@ -406,19 +405,87 @@ pub struct ExtRun {
     pub loop_secs: Option<f64>,
 }
 
-/// Run a simulator (`what`, on `on`), killed after `limit` with an error
-/// that says so.
+/// Run `cmd`, killing it after `limit`: `Ok(None)` on a time-out.
+pub(crate) fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Option<Output>, String> {
+    run_limited_input(cmd, None, limit)
+}
+
+/// [`run_limited`] with `input`, when given, written to the command's stdin
+/// (on a thread, so that a tool that answers as it reads never blocks).
+pub(crate) fn run_limited_input(
+    cmd: &mut Command,
+    input: Option<Vec<u8>>,
+    limit: Duration,
+) -> Result<Option<Output>, String> {
+    let what = format!("{:?}", cmd.get_program());
+    let mut child = cmd
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    let t_in = match (input, child.stdin.take()) {
+        (Some(bytes), Some(mut stdin)) => {
+            Some(std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &bytes)))
+        }
+        _ => None,
+    };
+    // Drain the pipes on threads so a chatty tool never blocks.
+    let mut out = child.stdout.take().ok_or("no stdout")?;
+    let mut err = child.stderr.take().ok_or("no stderr")?;
+    let t_out = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut out, &mut b);
+        b
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut err, &mut b);
+        b
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| format!("{what}: {e}"))? {
+            Some(s) => break Some(s),
+            None if start.elapsed() > limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    };
+    let stdout = t_out.join().unwrap_or_default();
+    let stderr = t_err.join().unwrap_or_default();
+    // The writer ends when the child exits (a closed pipe); its error, if
+    // any, shows in the child's output.
+    if let Some(t) = t_in {
+        let _ = t.join();
+    }
+    Ok(status.map(|status| Output { status, stdout, stderr }))
+}
+
+/// Run `sim`'s `what` (testbench, harness) on `on`, killed after `limit`
+/// with an error that says so; Icarus's asks whether the design settles
+/// (Icarus re-runs a block that never settles without end, where Verilator
+/// stops at its convergence limit).
 fn run_or_kill(
     cmd: &mut Command,
     input: Option<Vec<u8>>,
-    limit: std::time::Duration,
+    limit: Duration,
+    sim: Simulator,
     what: &str,
     on: &str,
-) -> Result<std::process::Output, EngineError> {
-    crate::prove::run_limited_input(cmd, input, limit)
-        .map_err(|e| EngineError(format!("cannot run the {what}: {e}")))?
+) -> Result<Output, EngineError> {
+    let name = sim.name();
+    run_limited_input(cmd, input, limit)
+        .map_err(|e| EngineError(format!("cannot run the {name} {what}: {e}")))?
         .ok_or_else(|| {
-            EngineError(format!("the {what} ran longer than {} s on {on} and was killed", limit.as_secs_f64()))
+            let hint = if sim == Simulator::Icarus { " (does the design settle?)" } else { "" };
+            EngineError(format!(
+                "the {name} {what} ran longer than {} s on {on} and was killed{hint}",
+                limit.as_secs_f64()
+            ))
         })
 }
 
@@ -427,12 +494,12 @@ fn run_or_kill(
 /// end to end (1.4 M a second). Verilator stops a design that does not
 /// settle at its own convergence limit, but a harness that stops reading or
 /// writing would otherwise hang the campaign, and CI with it.
-pub fn verilator_limit(cases: usize) -> std::time::Duration {
-    std::time::Duration::from_millis(60_000 + cases as u64 / 100)
+pub fn verilator_limit(cases: usize) -> Duration {
+    Duration::from_millis(60_000 + cases as u64 / 100)
 }
 
 /// How long `sim` may take on `cases` cases ([`verilator_limit`], [`icarus_limit`]).
-pub fn time_limit(sim: Simulator, cases: usize) -> std::time::Duration {
+pub fn time_limit(sim: Simulator, cases: usize) -> Duration {
     match sim {
         Simulator::Verilator => verilator_limit(cases),
         Simulator::Icarus => icarus_limit(cases),
@@ -446,11 +513,11 @@ pub fn run_ext(build: &Build, cases: &[Case]) -> Result<ExtRun, EngineError> {
 }
 
 /// [`run_ext`] killed after `limit`.
-pub fn run_ext_limited(build: &Build, cases: &[Case], limit: std::time::Duration) -> Result<ExtRun, EngineError> {
+pub fn run_ext_limited(build: &Build, cases: &[Case], limit: Duration) -> Result<ExtRun, EngineError> {
     let mut cmd = run_command(build);
     cmd.arg("+mode=ext").arg(format!("+reset_every={RESET_EVERY}"));
     let on = format!("{} cases", cases.len());
-    let output = run_or_kill(&mut cmd, Some(case_bytes(cases)), limit, "verilator harness", &on)?;
+    let output = run_or_kill(&mut cmd, Some(case_bytes(cases)), limit, build.sim, "harness", &on)?;
     let (status, out) = (output.status, output.stdout);
     let err = String::from_utf8_lossy(&output.stderr).into_owned();
     if !status.success() || out.len() != cases.len() * RESULT_BYTES {
@@ -481,8 +548,8 @@ pub fn run_ext_limited(build: &Build, cases: &[Case], limit: std::time::Duration
 /// scores about 600 a second). A design whose combinational logic never
 /// settles under Icarus (it re-runs a block that reads what it assigns
 /// without end) would otherwise hang the campaign, and CI with it.
-pub fn icarus_limit(cases: usize) -> std::time::Duration {
-    std::time::Duration::from_millis(60_000 + 20 * cases as u64)
+pub fn icarus_limit(cases: usize) -> Duration {
+    Duration::from_millis(60_000 + 20 * cases as u64)
 }
 
 /// Run cases through the Icarus testbench in `+mode=dump`, in chunks, each
@@ -496,7 +563,7 @@ pub fn run_dump(build: &Build, cases: &[Case]) -> Result<Vec<Outcome>, EngineErr
 pub fn run_dump_limited(
     build: &Build,
     cases: &[Case],
-    limit: impl Fn(usize) -> std::time::Duration,
+    limit: impl Fn(usize) -> Duration,
 ) -> Result<Vec<Outcome>, EngineError> {
     let mut outcomes = Vec::with_capacity(cases.len());
     for chunk in cases.chunks(MAX_VECTORS) {
@@ -510,13 +577,7 @@ pub fn run_dump_limited(
             .arg(format!("+out={}", results.0.display()));
         let allowed = limit(chunk.len());
         let on = format!("{} cases", chunk.len());
-        let out = run_or_kill(&mut cmd, None, allowed, "icarus testbench", &on).map_err(|e| {
-            if e.0.ends_with("was killed") {
-                EngineError(e.0 + " (does the design settle?)")
-            } else {
-                e
-            }
-        })?;
+        let out = run_or_kill(&mut cmd, None, allowed, build.sim, "testbench", &on)?;
         let text = std::fs::read_to_string(&results.0).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
         if lines.len() != chunk.len() {

@@ -25,11 +25,11 @@ pub mod reference;
 pub mod replay;
 pub mod unroll;
 
-use crate::simulators::{cache_root, fnv1a, on_path, tail};
+use crate::simulators::{cache_root, fnv1a, on_path, run_limited, tail};
 use crosslane_golden::{Fold, Op};
 use crosslane_hdl::Config;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -126,66 +126,6 @@ pub fn available() -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Run `cmd`, killing it after `limit`: `Ok(None)` on a time-out.
-pub(crate) fn run_limited(cmd: &mut Command, limit: Duration) -> Result<Option<Output>, String> {
-    run_limited_input(cmd, None, limit)
-}
-
-/// [`run_limited`] with `input`, when given, written to the command's stdin
-/// (on a thread, so that a tool that answers as it reads never blocks).
-pub(crate) fn run_limited_input(
-    cmd: &mut Command,
-    input: Option<Vec<u8>>,
-    limit: Duration,
-) -> Result<Option<Output>, String> {
-    let what = format!("{:?}", cmd.get_program());
-    let mut child = cmd
-        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run {what}: {e}"))?;
-    let t_in = match (input, child.stdin.take()) {
-        (Some(bytes), Some(mut stdin)) => {
-            Some(std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &bytes)))
-        }
-        _ => None,
-    };
-    // Drain the pipes on threads so a chatty tool never blocks.
-    let mut out = child.stdout.take().ok_or("no stdout")?;
-    let mut err = child.stderr.take().ok_or("no stderr")?;
-    let t_out = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut out, &mut b);
-        b
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut err, &mut b);
-        b
-    });
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait().map_err(|e| format!("{what}: {e}"))? {
-            Some(s) => break Some(s),
-            None if start.elapsed() > limit => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            None => std::thread::sleep(Duration::from_millis(5)),
-        }
-    };
-    let stdout = t_out.join().unwrap_or_default();
-    let stderr = t_err.join().unwrap_or_default();
-    // The writer ends when the child exits (a closed pipe); its error, if
-    // any, shows in the child's output.
-    if let Some(t) = t_in {
-        let _ = t.join();
-    }
-    Ok(status.map(|status| Output { status, stdout, stderr }))
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
