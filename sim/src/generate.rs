@@ -138,11 +138,8 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
 /// A configuration's unit as rust-hdl emits it, post-passed.
 pub fn emitted(config: Config) -> Result<String, String> {
     let module = config.module();
-    let emitted = crate::hdl_sim::with_unit_stack(|| {
-        let mut uut = Box::new(config.unit());
-        uut.connect_all();
-        generate_verilog(&*uut)
-    });
+    let uut = crate::hdl_sim::connected_unit(config);
+    let emitted = crate::hdl_sim::with_unit_stack(|| generate_verilog(&*uut));
     let v = postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(&emitted, &module)));
     let v = postpass::fold_duplicates(&v, |first, text| component_name(&module, first, text))?;
     postpass::plain_names(&v)

@@ -62,6 +62,15 @@ pub(crate) fn with_unit_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(SIM_STACK, 4 * SIM_STACK, f)
 }
 
+/// `config`'s unit, built, connected and boxed on a stack with room for it.
+pub(crate) fn connected_unit(config: Config) -> Box<CrosslaneReduce> {
+    with_unit_stack(|| {
+        let mut uut = Box::new(config.unit());
+        uut.connect_all();
+        uut
+    })
+}
+
 fn vec_bits(v: &Vec512) -> Bits<512> {
     BigUint::from_bytes_le(&v.0).into()
 }
@@ -73,12 +82,7 @@ impl HdlSim {
     }
 
     pub fn with_config(trace: bool, config: Config) -> Result<HdlSim, EngineError> {
-        // Built, connected and boxed on a stack with room for it.
-        let uut = with_unit_stack(|| {
-            let mut uut = Box::new(config.unit());
-            uut.connect_all();
-            uut
-        });
+        let uut = connected_unit(config);
         let mut sim = HdlSim { uut, config, vcd: None, trace: SharedBuf::default(), time: 0 };
         if trace {
             let vcd = write_vcd_header(sim.trace.clone(), &*sim.uut);

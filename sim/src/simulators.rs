@@ -431,18 +431,15 @@ pub(crate) fn run_limited_input(
         _ => None,
     };
     // Drain the pipes on threads so a chatty tool never blocks.
-    let mut out = child.stdout.take().ok_or("no stdout")?;
-    let mut err = child.stderr.take().ok_or("no stderr")?;
-    let t_out = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut out, &mut b);
-        b
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut err, &mut b);
-        b
-    });
+    fn drain(mut pipe: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut b = Vec::new();
+            let _ = pipe.read_to_end(&mut b);
+            b
+        })
+    }
+    let t_out = drain(child.stdout.take().ok_or("no stdout")?);
+    let t_err = drain(child.stderr.take().ok_or("no stderr")?);
     let start = Instant::now();
     let status = loop {
         match child.try_wait().map_err(|e| format!("{what}: {e}"))? {

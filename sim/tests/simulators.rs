@@ -103,8 +103,9 @@ fn testbench_fails_when_it_should(sim: Simulator) {
 }
 
 /// Every code that is no op gives 0 and no mask in the generated RTL (the
-/// decoder's `known`), whatever its fields decode to; expecting anything
-/// else fails, so the check is real.
+/// decoder's table gives such a code an all-zero control word), whatever its
+/// fields give the leaves; expecting anything else fails, so the check is
+/// real.
 fn codes_that_are_no_op_give_nothing(sim: Simulator) {
     if !have(sim) {
         return;
