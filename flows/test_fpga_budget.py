@@ -118,3 +118,20 @@ def test_no_seeds_is_refused_before_any_tool_runs():
     )
     assert run.returncode == 2
     assert "--seeds 0: at least 1" in run.stderr
+
+
+def test_placement_runs_on_the_grade_asked_for_and_grade_6_by_default():
+    default = fpga.nextpnr_args(1)
+    assert default[default.index("--speed") + 1] == "6" == str(fpga.DEFAULT_SPEED)
+    assert default[default.index("-l") + 1] == "pnr.log" and "--sdf" not in default
+    fast = fpga.nextpnr_args(3, 8, sdf=True)
+    assert fast[fast.index("--speed") + 1] == "8"
+    assert fast[fast.index("-l") + 1] == "pnr-seed3.log" and fast[fast.index("--sdf") + 1] == "seed3.sdf"
+    assert fast[: len(fpga.DEVICE)] == fpga.DEVICE
+    try:
+        fpga.nextpnr_args(1, 5)
+    except RuntimeError as e:
+        assert "speed grade 5" in str(e) and "6, 7, 8" in str(e)
+    else:
+        raise AssertionError("a grade the device does not come in must be refused")
+    assert "grade 8" in fpga.markdown([row("every1", 1, 2, 3)], 8).splitlines()[0]
