@@ -1,10 +1,30 @@
 """pytest fixtures shared by python/tests, cocotb and flows (./dev test runs them together)."""
 
+import os
 import pathlib
+import shutil
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent
+
+# The environment variables that make a missing tool a failure: the same as
+# testdata/tool_present.rs's REQUIRE_VARS for the Rust suites (a test holds them equal).
+REQUIRE_VARS = ("CI", "CROSSLANE_REQUIRE_SIMULATORS")
+
+# The Debian package of each tool the Python suites run.
+PACKAGES = {"iverilog": "iverilog", "vvp": "iverilog", "verilator": "verilator", "yosys": "yosys"}
+
+
+def need_tool(tool):
+    """The one "does this test have its tool" rule of the Python suites: a
+    missing tool fails the test when CI (or CROSSLANE_REQUIRE_SIMULATORS) is
+    set, and outside CI skips it."""
+    if shutil.which(tool) is None:
+        message = f"'{tool}' is not installed (apt-get install {PACKAGES.get(tool, tool)})"
+        if any(os.environ.get(v) for v in REQUIRE_VARS):
+            pytest.fail(message + "; CI requires it")
+        pytest.skip(message)
 
 
 @pytest.fixture

@@ -9,27 +9,18 @@ tests fail, by version), and a run with no test in it fails.
 
 import os
 import pathlib
-import shutil
 
 import pytest
+from conftest import need_tool
 from cocotb.runner import get_runner, get_results
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 RTL = ROOT / "generated" / "rtl" / "crosslane_reduce.v"
-REQUIRED = bool(os.environ.get("CI") or os.environ.get("CROSSLANE_REQUIRE_SIMULATORS"))
-
-
-def need(tool):
-    if shutil.which(tool) is None:
-        message = f"{tool} is not installed (apt-get install {'iverilog' if tool == 'iverilog' else tool})"
-        if REQUIRED:
-            pytest.fail(message + "; CI requires it")
-        pytest.skip(message)
 
 
 def run(sim, rtl, build_dir, clocks, toplevel="crosslane_reduce"):
-    need("iverilog" if sim == "icarus" else "verilator")
+    need_tool("iverilog" if sim == "icarus" else "verilator")
     runner = get_runner(sim)
     build_args = ["-Wno-fatal", "-Wno-lint", "-Wno-style"] if sim == "verilator" else []
     runner.build(

@@ -5,7 +5,6 @@ RTL, and each fails on a planted defect, run through fusesoc 2.4.7.
     pytest flows        (with fusesoc==2.4.7 installed: ./dev python)
 """
 
-import os
 import pathlib
 import re
 import shutil
@@ -13,21 +12,14 @@ import subprocess
 import sys
 
 import pytest
+from conftest import need_tool
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CORE = "crosslane:ip:crosslane_reduce"
-REQUIRED = bool(os.environ.get("CI") or os.environ.get("CROSSLANE_REQUIRE_SIMULATORS"))
-
-
-def need(tool):
-    if shutil.which(tool) is None:
-        if REQUIRED:
-            pytest.fail(f"{tool} is not installed; CI requires it")
-        pytest.skip(f"{tool} is not installed")
 
 
 def fusesoc(cores_root, build_root, target, *params):
-    need("verilator" if target == "lint" else "iverilog")
+    need_tool("verilator" if target == "lint" else "iverilog")
     exe = pathlib.Path(sys.executable).with_name("fusesoc")
     assert exe.exists(), "fusesoc is not installed (pip install fusesoc==2.4.7)"
     run = subprocess.run(

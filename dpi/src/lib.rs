@@ -91,7 +91,7 @@ pub extern "C" fn crosslane_result_bits(code: c_int) -> c_int {
 /// `crosslane_reduce`'s outputs after edge k + latency − 1.
 #[no_mangle]
 pub extern "C" fn crosslane_latency() -> c_int {
-    crosslane_hdl::LATENCY as c_int
+    crosslane_golden::LATENCY as c_int
 }
 
 /// The register stages of the configuration whose module is `module`
@@ -108,7 +108,7 @@ pub unsafe extern "C" fn crosslane_module_latency(module: *const c_char) -> c_in
     }
     // SAFETY: the caller passes a NUL-terminated string.
     let module = unsafe { std::ffi::CStr::from_ptr(module) };
-    module.to_str().ok().and_then(crosslane_hdl::Config::from_name).map_or(-1, |c| c.latency() as c_int)
+    module.to_str().ok().and_then(crosslane_golden::Config::from_name).map_or(-1, |c| c.latency() as c_int)
 }
 
 /// Evaluate op `code` on `vec` (16 words, word 0 = bits 31:0) and `vbool`

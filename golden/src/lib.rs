@@ -5,10 +5,12 @@
 //! the hardware (`crosslane-hdl`) and every simulator run by `crosslane-sim`
 //! are judged against it bit for bit. [`ops`] holds the one table of ops and
 //! the op-select codes every crate shares; [`reduce`] gives them meaning;
-//! [`instruction`] models the 64-byte CrossLaneReduce instruction over an SBUF.
+//! [`instruction`] models the 64-byte CrossLaneReduce instruction over an SBUF;
+//! [`config`] names the hardware's pipeline configurations and latencies.
 #![forbid(unsafe_code)]
 
 pub mod campaign;
+pub mod config;
 pub mod instruction;
 pub mod naive;
 pub mod ops;
@@ -16,7 +18,8 @@ pub mod reduce;
 pub mod vector;
 
 pub use campaign::{Case, Observed, SplitMix64};
-pub use ops::{Family, Fold, Form, Op, BASE_OPS, OP_FIELDS, OP_SELECT_BITS};
+pub use config::{Config, LATENCY, LEVELS};
+pub use ops::{Family, Fold, Form, Op, BASE_OPS, OP_COUNT, OP_FIELDS, OP_SELECT_BITS};
 pub use reduce::{eval_batch, eval_batch_into, BatchLengthError, BatchOut, Outcome};
 pub use vector::{parse_hex_u64, HexError, Vec512};
 

@@ -305,6 +305,18 @@ pub const BASE_OPS: [(Family, Form); 50] = [
 /// Width of the op-select port: `{predicated, family[4:0], form[2:0]}`.
 pub const OP_SELECT_BITS: usize = 9;
 
+/// How many primitives the table holds (ops.md: each base op and its `_t`
+/// form, but the vbool folds, which have none). [`Op::all`] has exactly this many.
+pub const OP_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < BASE_OPS.len() {
+        n += if BASE_OPS[i].0.is_vbool_fold() { 1 } else { 2 };
+        i += 1;
+    }
+    n
+};
+
 /// The op-select code's fields, each (lowest bit, width): form, family, predicated.
 pub const OP_FIELDS: [(usize, usize); 3] = [(0, 3), (3, 5), (8, 1)];
 
@@ -315,7 +327,7 @@ impl Op {
 
     /// Every primitive, in table order, each base op followed by its `_t`.
     pub fn all() -> Vec<Op> {
-        let mut ops = Vec::with_capacity(94);
+        let mut ops = Vec::with_capacity(OP_COUNT);
         for (family, form) in BASE_OPS {
             ops.push(Op::new(family, form, false));
             if !family.is_vbool_fold() {
@@ -438,6 +450,7 @@ mod tests {
     fn table_has_the_94_primitives_with_unique_names_and_codes() {
         let ops = Op::all();
         assert_eq!(ops.len(), 94);
+        assert_eq!(OP_COUNT, 94);
         let mut names: Vec<String> = ops.iter().map(|o| o.name()).collect();
         names.sort();
         names.dedup();

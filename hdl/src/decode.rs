@@ -22,37 +22,75 @@ use crate::LEVELS;
 use crosslane_golden::{Fold, Form, Op, OP_FIELDS, OP_SELECT_BITS};
 use rust_hdl::prelude::*;
 
-/// The controls of one op, in the order of the control word's bits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Control {
+/// The op's controls, each named once: `Control`'s fields, their order in
+/// the control word, their names (`CONTROL_NAMES`), and [`Controls`]'
+/// output ports (`<name>_o`) all come from this one list.
+macro_rules! op_controls {
+    ($($(#[$doc:meta])* $name:ident => $port:ident,)+) => {
+        /// The controls of one op, in the order of the control word's bits.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Control {
+            $($(#[$doc])* pub $name: bool,)+
+        }
+
+        /// Port names of the controls, in bit order (bit 0 first).
+        pub const CONTROL_NAMES: [&str; OP_CONTROL_BITS] = [$(stringify!($name)),+];
+
+        /// Bits of the op's controls (`CONTROL_NAMES`), the low bits of the word.
+        pub const OP_CONTROL_BITS: usize = [$(stringify!($name)),+].len();
+
+        impl Control {
+            /// The controls in bit order.
+            fn bits(self) -> [bool; OP_CONTROL_BITS] {
+                [$(self.$name),+]
+            }
+        }
+
+        /// The control word split into its named controls: wiring, no logic. Each
+        /// level has one, next to the logic it drives.
+        #[derive(LogicBlock, Default)]
+        pub struct Controls {
+            pub ctrl_i: Signal<In, Bits<OP_CONTROL_BITS>>,
+            $(pub $port: Signal<Out, Bit>,)+
+        }
+
+        impl Controls {
+            fn outputs(&mut self) -> [&mut Signal<Out, Bit>; OP_CONTROL_BITS] {
+                [$(&mut self.$port),+]
+            }
+        }
+    };
+}
+
+op_controls! {
     /// Lane form: 8-bit lanes; 16-bit (nx16, nxf16); 32-bit (n_2x32, n_2xf32).
-    pub b8: bool,
-    pub h16: bool,
-    pub w32: bool,
+    b8 => b8_o,
+    h16 => h16_o,
+    w32 => w32_o,
     /// The node operator: sum, unsigned max of keys, and, or, xor.
-    pub k_sum: bool,
-    pub k_max: bool,
-    pub k_and: bool,
-    pub k_or: bool,
-    pub k_xor: bool,
+    k_sum => k_sum_o,
+    k_max => k_max_o,
+    k_and => k_and_o,
+    k_or => k_or_o,
+    k_xor => k_xor_o,
     /// Signed sum: lanes sign-extended.
-    pub sext: bool,
+    sext => sext_o,
     /// radds: the root saturated to int16.
-    pub saturate: bool,
+    saturate => saturate_o,
     /// Integer extremum (rmax…, rbmax…).
-    pub extremum: bool,
+    extremum => extremum_o,
     /// Signed extremum: keys have the sign bit flipped.
-    pub sflip: bool,
+    sflip => sflip_o,
     /// Minimum (integer or number): keys inverted within the lane.
-    pub minimum: bool,
+    minimum => minimum_o,
     /// maximumNumber / minimumNumber.
-    pub num: bool,
+    num => num_o,
     /// rb*: the unit reports the tie mask.
-    pub has_mask: bool,
+    has_mask => has_mask_o,
     /// randb / rorb: the lanes are the vbool's predicates.
-    pub vbool_fold: bool,
+    vbool_fold => vbool_fold_o,
     /// `_t`: lanes whose predicate is clear are skipped.
-    pub predicated: bool,
+    predicated => predicated_o,
 }
 
 /// The controls of the nodes at one tree level, one-hot (all clear for a
@@ -85,27 +123,6 @@ impl NodeControl {
 pub const fn node_control_bit(level: usize, i: usize) -> usize {
     OP_CONTROL_BITS + NODE_CONTROL_BITS * (level - 1) + i
 }
-
-/// Port names of the controls, in bit order (bit 0 first).
-pub const CONTROL_NAMES: [&str; OP_CONTROL_BITS] = [
-    "b8",
-    "h16",
-    "w32",
-    "k_sum",
-    "k_max",
-    "k_and",
-    "k_or",
-    "k_xor",
-    "sext",
-    "saturate",
-    "extremum",
-    "sflip",
-    "minimum",
-    "num",
-    "has_mask",
-    "vbool_fold",
-    "predicated",
-];
 
 impl Control {
     /// The controls of an op, from its form and its family's fold.
@@ -160,29 +177,11 @@ impl Control {
     /// The control word: bit i = control `CONTROL_NAMES[i]`, then each
     /// level's node controls ([`node_control_bit`]).
     pub fn word(self) -> u64 {
-        [
-            self.b8,
-            self.h16,
-            self.w32,
-            self.k_sum,
-            self.k_max,
-            self.k_and,
-            self.k_or,
-            self.k_xor,
-            self.sext,
-            self.saturate,
-            self.extremum,
-            self.sflip,
-            self.minimum,
-            self.num,
-            self.has_mask,
-            self.vbool_fold,
-            self.predicated,
-        ]
-        .into_iter()
-        .chain((1..=LEVELS).flat_map(|level| self.node(level).bits()))
-        .enumerate()
-        .fold(0, |w, (i, b)| w | (u64::from(b) << i))
+        self.bits()
+            .into_iter()
+            .chain((1..=LEVELS).flat_map(|level| self.node(level).bits()))
+            .enumerate()
+            .fold(0, |w, (i, b)| w | (u64::from(b) << i))
     }
 }
 
@@ -200,9 +199,6 @@ pub const CONTROL_BITS: usize = OP_CONTROL_BITS + NODE_CONTROL_BITS * LEVELS;
 
 // A word bit's index is a 6-bit constant (NodeControls).
 const _: () = assert!(CONTROL_BITS <= 64);
-
-/// Bits of the op's controls (`CONTROL_NAMES`), the low bits of the word.
-pub const OP_CONTROL_BITS: usize = 17;
 
 /// The value of op field `(lowest bit, width)` in an op-select code.
 fn field(code: usize, (lo, width): (usize, usize)) -> usize {
@@ -306,54 +302,6 @@ impl Logic for OpDecode {
         }
         v.push_str("end\n");
         Verilog::Custom(v)
-    }
-}
-
-/// The control word split into its named controls: wiring, no logic. Each
-/// level has one, next to the logic it drives.
-#[derive(LogicBlock, Default)]
-pub struct Controls {
-    pub ctrl_i: Signal<In, Bits<OP_CONTROL_BITS>>,
-    pub b8_o: Signal<Out, Bit>,
-    pub h16_o: Signal<Out, Bit>,
-    pub w32_o: Signal<Out, Bit>,
-    pub k_sum_o: Signal<Out, Bit>,
-    pub k_max_o: Signal<Out, Bit>,
-    pub k_and_o: Signal<Out, Bit>,
-    pub k_or_o: Signal<Out, Bit>,
-    pub k_xor_o: Signal<Out, Bit>,
-    pub sext_o: Signal<Out, Bit>,
-    pub saturate_o: Signal<Out, Bit>,
-    pub extremum_o: Signal<Out, Bit>,
-    pub sflip_o: Signal<Out, Bit>,
-    pub minimum_o: Signal<Out, Bit>,
-    pub num_o: Signal<Out, Bit>,
-    pub has_mask_o: Signal<Out, Bit>,
-    pub vbool_fold_o: Signal<Out, Bit>,
-    pub predicated_o: Signal<Out, Bit>,
-}
-
-impl Controls {
-    fn outputs(&mut self) -> [&mut Signal<Out, Bit>; OP_CONTROL_BITS] {
-        [
-            &mut self.b8_o,
-            &mut self.h16_o,
-            &mut self.w32_o,
-            &mut self.k_sum_o,
-            &mut self.k_max_o,
-            &mut self.k_and_o,
-            &mut self.k_or_o,
-            &mut self.k_xor_o,
-            &mut self.sext_o,
-            &mut self.saturate_o,
-            &mut self.extremum_o,
-            &mut self.sflip_o,
-            &mut self.minimum_o,
-            &mut self.num_o,
-            &mut self.has_mask_o,
-            &mut self.vbool_fold_o,
-            &mut self.predicated_o,
-        ]
     }
 }
 

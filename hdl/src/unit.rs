@@ -410,3 +410,26 @@ crosslane_reduce_update!(
     (l4_ahead, l4, 4, s2_val),
     (l5_ahead, l5, 2, s3_val)
 );
+
+/// The stack that building the unit or one step of its simulation may
+/// need. rust-hdl's unit is a large value, built on the stack, and its
+/// update is one function with a large frame: 2–3 MB in all for every1,
+/// more than a spawned thread's default 2 MB. Where less than this remains,
+/// the work runs on a stack of its own (`stacker`; the main thread's 8 MB
+/// needs none).
+const UNIT_STACK: usize = 4 << 20;
+
+/// Run `f`, on a stack of its own where less than [`UNIT_STACK`] remains.
+pub fn with_unit_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(UNIT_STACK, 4 * UNIT_STACK, f)
+}
+
+/// `config`'s unit, built, connected and boxed on a stack with room for it:
+/// what the simulation steps and the generator emits.
+pub fn connected_unit(config: Config) -> Box<CrosslaneReduce> {
+    with_unit_stack(|| {
+        let mut uut = Box::new(CrosslaneReduce::new(config));
+        uut.connect_all();
+        uut
+    })
+}

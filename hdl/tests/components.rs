@@ -18,21 +18,16 @@ use crosslane_hdl::format::ResultFormat;
 use crosslane_hdl::leaf::LeafKey;
 use crosslane_hdl::node::{sum_width_b8, sum_width_h16, TreeNode};
 use crosslane_hdl::pipe::Pipe;
-use crosslane_hdl::{Config, LEVELS};
+use crosslane_hdl::{Config, CrosslaneReduce, LEVELS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 
+#[path = "../../testdata/tool_present.rs"]
+mod tool;
+
 fn have_yosys() -> bool {
-    let found = std::process::Command::new("yosys").arg("-V").output().is_ok_and(|o| o.status.success());
-    if !found {
-        let msg = "SKIPPED: yosys is not installed (apt-get install yosys)";
-        if std::env::var_os("CI").is_some() || std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_some() {
-            panic!("{msg}; CI requires it");
-        }
-        eprintln!("{msg}");
-    }
-    found
+    tool::tool_present(tool::on_path(&["yosys"], "yosys"))
 }
 
 /// rust-hdl's checks pass and yosys synthesizes the component's Verilog.
@@ -631,7 +626,7 @@ fn every_configuration_synthesizes() {
     for config in Config::ALL {
         synthesizes(
             &config.module(),
-            config.unit(),
+            CrosslaneReduce::new(config),
             &["clk_i", "rst_ni", "in_valid_i", "op_i", "vec_i", "vbool_i", "out_valid_o", "result_o", "mask_o"],
         );
     }

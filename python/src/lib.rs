@@ -236,9 +236,9 @@ fn _crosslane(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exec_instruction, m)?)?;
     m.add_function(wrap_pyfunction!(ops, m)?)?;
     m.add_function(wrap_pyfunction!(vec_bytes, m)?)?;
-    m.add("LATENCY", crosslane_hdl::LATENCY)?;
+    m.add("LATENCY", crosslane_golden::LATENCY)?;
     let latencies = PyDict::new(m.py());
-    for config in crosslane_hdl::Config::ALL {
+    for config in crosslane_golden::Config::ALL {
         latencies.set_item(config.module(), config.latency())?;
     }
     m.add("LATENCIES", latencies)?;

@@ -3,7 +3,8 @@
 //! prunes every path that op does not use; the remainder is that op's share
 //! of the shared tree. Slow (tens of seconds per op): not part of the tests.
 
-use crate::generate::{self, MODULE};
+use crate::emit::{self, MODULE};
+use crate::tools::write_atomic;
 use crosslane_golden::Op;
 use std::path::Path;
 use std::process::Command;
@@ -52,28 +53,23 @@ fn wrapper(op: Option<Op>) -> String {
 /// Synthesize the unit (for one op, or whole) with yosys in `dir`.
 pub fn cost(op: Option<Op>, dir: &Path) -> Result<Cost, String> {
     // The checked-in RTL, which must match the generator (an error otherwise).
-    let rtl = crate::simulators::sources()
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .find(|f| f.path.ends_with(format!("{MODULE}.v")))
-        .ok_or("no RTL")?;
+    let rtl = emit::checked_in()?.into_iter().find(|f| f.path.ends_with(format!("{MODULE}.v"))).ok_or("no RTL")?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = op.map(|o| o.name()).unwrap_or_else(|| "all".into());
     let rtl_path = dir.join("crosslane_reduce.v");
     let wrap_path = dir.join(format!("cost_{name}.v"));
     let stat_path = dir.join(format!("stat_{name}.txt"));
-    generate::write_atomic(&rtl_path, rtl.contents.as_bytes())?;
-    generate::write_atomic(&wrap_path, wrapper(op).as_bytes())?;
+    crate::tools::require("crosslane cost", &["yosys"], "yosys")?;
+    write_atomic(&rtl_path, rtl.contents.as_bytes())?;
+    write_atomic(&wrap_path, wrapper(op).as_bytes())?;
     let script = format!(
         "read_verilog {}; read_verilog {}; synth -flatten -top cost_top; tee -q -o {} stat",
         rtl_path.display(),
         wrap_path.display(),
         stat_path.display()
     );
-    let out = Command::new("yosys")
-        .args(["-q", "-p", &script])
-        .output()
-        .map_err(|e| format!("cannot run yosys (apt-get install yosys): {e}"))?;
+    let out =
+        Command::new("yosys").args(["-q", "-p", &script]).output().map_err(|e| format!("cannot run yosys: {e}"))?;
     if !out.status.success() {
         return Err(format!("yosys failed for {name}: {}", String::from_utf8_lossy(&out.stderr)));
     }

@@ -1,9 +1,10 @@
-//! Engines: anything that can run cases and return outcomes. Every engine
-//! answers the same cases with the same bits as the golden model.
+//! The engine interface: anything that can run cases and return outcomes,
+//! the engines' names, and what a unit's ports show. Every engine answers
+//! the same cases with the same bits as the golden model. This module
+//! imports no other module of this crate; the engines themselves are in
+//! the `engines` module.
 
-use crate::simulators::{RtlEngine, Simulator};
-use crosslane_golden::{Case, Outcome};
-use crosslane_hdl::Config;
+use crosslane_golden::{Case, Config, Outcome};
 use std::fmt;
 
 /// The engines `eval` and `verify` know by name. `hdl`, `verilator` and
@@ -83,18 +84,16 @@ impl EngineKind {
     /// The unit configuration it runs (the default for golden).
     pub fn config(self) -> Config {
         match self {
-            EngineKind::HdlEvery2 | EngineKind::VerilatorEvery2 | EngineKind::IcarusEvery2 => Config { every: 2 },
-            EngineKind::HdlEvery3 | EngineKind::VerilatorEvery3 | EngineKind::IcarusEvery3 => Config { every: 3 },
+            EngineKind::HdlEvery2 | EngineKind::VerilatorEvery2 | EngineKind::IcarusEvery2 => Config::ALL[1],
+            EngineKind::HdlEvery3 | EngineKind::VerilatorEvery3 | EngineKind::IcarusEvery3 => Config::ALL[2],
             _ => Config::DEFAULT,
         }
     }
 
-    /// The engine of `runner` on `config`.
-    pub fn of(runner: Runner, config: Config) -> EngineKind {
-        EngineKind::ALL
-            .into_iter()
-            .find(|k| k.runner() == runner && (runner == Runner::Golden || k.config() == config))
-            .unwrap_or(EngineKind::Golden)
+    /// The engine of `runner` on `config`; `None` where there is none (a
+    /// configuration no engine of that runner runs; golden runs only the default).
+    pub fn of(runner: Runner, config: Config) -> Option<EngineKind> {
+        EngineKind::ALL.into_iter().find(|k| k.runner() == runner && k.config() == config)
     }
 }
 
@@ -129,13 +128,56 @@ impl Engine for Golden {
     }
 }
 
-/// Start an engine by kind.
-pub fn open(kind: EngineKind) -> Result<Box<dyn Engine>, EngineError> {
-    let config = kind.config();
-    match kind.runner() {
-        Runner::Golden => Ok(Box::new(Golden)),
-        Runner::Hdl => Ok(Box::new(crate::hdl_sim::Hdl::with_config(config)?)),
-        Runner::Verilator => Ok(Box::new(RtlEngine::with_config(Simulator::Verilator, config)?)),
-        Runner::Icarus => Ok(Box::new(RtlEngine::with_config(Simulator::Icarus, config)?)),
+/// Every engine that clocks the unit (the rust-hdl simulation, the Verilator
+/// harness, the SV testbench and so the Icarus engine) resets it in
+/// mid-stream every this many cases, each time with a valid input in every
+/// stage that must not come out. A prime, so that resets fall at every
+/// position of a campaign's op order and the checked-in vectors see resets
+/// in both of the testbench's phases.
+pub const RESET_EVERY: usize = 997;
+
+/// What the unit drives out after one clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Observed {
+    pub valid: bool,
+    pub result: u32,
+    pub mask: u64,
+}
+
+/// The unit's outputs as the golden model's outcome, every port bit kept:
+/// all 32 bits of `result_o` (the contract puts 0 above the result's
+/// width), and `mask_o` for rb* ops or whenever it is not 0 (the contract
+/// puts 0 there for every other op), so a stray bit is a mismatch.
+pub fn to_outcome(c: &Case, o: Observed) -> Outcome {
+    let mask = (c.op.family.has_mask() || o.mask != 0).then_some(o.mask);
+    Outcome { value: o.result, mask }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosslane_golden::{Op, Vec512};
+
+    #[test]
+    fn every_port_bit_counts() {
+        let c = Case::new(Op::from_name("radd_2nx8").unwrap(), Vec512::ZERO, u64::MAX);
+        let clean = Observed { valid: true, result: 0, mask: 0 };
+        assert_eq!(to_outcome(&c, clean), c.eval());
+        // A bit above the 16-bit result, or a mask bit on a non-rb op, is a mismatch.
+        assert_ne!(to_outcome(&c, Observed { result: 1 << 20, ..clean }), c.eval());
+        assert_ne!(to_outcome(&c, Observed { mask: 1 << 63, ..clean }), c.eval());
+        let rb = Case::new(Op::from_name("rbmax_n_2x32").unwrap(), Vec512::ZERO, u64::MAX);
+        // rbmax_n_2x32 has 16 lanes: mask bits above them must be 0.
+        assert_eq!(to_outcome(&rb, Observed { mask: 0xffff, ..clean }), rb.eval());
+        assert_ne!(to_outcome(&rb, Observed { mask: 0x1_ffff, ..clean }), rb.eval());
+    }
+
+    #[test]
+    fn every_engine_is_found_by_its_runner_and_configuration() {
+        for k in EngineKind::ALL {
+            assert_eq!(EngineKind::of(k.runner(), k.config()), Some(k), "{}", k.name());
+        }
+        // Golden runs no configuration but the default: no engine is made up.
+        assert_eq!(EngineKind::of(Runner::Golden, Config::ALL[2]), None);
     }
 }

@@ -1,15 +1,37 @@
-//! crosslane-sim: everything that runs the unit — the engines (golden model,
-//! rust-hdl simulation, Verilator, Icarus), the `eval` protocol, `verify`,
-//! and the generators of `generated/`. The `crosslane` binary is its front.
+//! crosslane-sim: everything that runs the unit, and the `crosslane`
+//! command line (`src/main.rs`) in front of it.
+//!
+//! Modules, each importing only those listed before it (a test,
+//! `tests/layers.rs`, holds them to it):
+//!
+//! - [`tools`]: the outside world: installed tools, time-limited commands,
+//!   where `generated/` and the cache are, files written whole;
+//! - [`engine`]: the engine interface and names, what a unit's ports show;
+//! - [`wave`]: VCDs of the unit's ports drawn as SVG pictures;
+//! - [`emit`]: the generator of `generated/` (rust-hdl's Verilog and its
+//!   post-passes, the askama testbench templates, the vector file);
+//! - [`engines`]: the rust-hdl simulation and the RTL under Verilator and
+//!   Icarus behind the engine interface;
+//! - [`verify`]: the campaign of every engine against the golden model, its
+//!   reports and their merge;
+//! - [`prove`]: the formal proof of the emitted RTL (yosys + ABC);
+//! - [`cost`]: yosys cell counts of the emitted RTL;
+//! - [`cli`]: the eval and exec line protocols.
+
+pub mod tools;
+
+pub mod engine;
+
+pub mod wave;
+
+pub mod emit;
+
+pub mod engines;
+
+pub mod verify;
+
+pub mod prove;
 
 pub mod cost;
-pub mod engine;
-pub mod exec_protocol;
-pub mod generate;
-pub mod hdl_sim;
-pub mod postpass;
-pub mod protocol;
-pub mod prove;
-pub mod simulators;
-pub mod verify;
-pub mod wave;
+
+pub mod cli;

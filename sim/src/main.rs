@@ -1,8 +1,9 @@
 //! The `crosslane` command line.
 
 use clap::{Parser, Subcommand};
+use crosslane_sim::cli::eval as protocol;
 use crosslane_sim::engine::{self, EngineKind};
-use crosslane_sim::{protocol, verify};
+use crosslane_sim::{engines, verify};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -151,14 +152,14 @@ enum Command {
     Bench {
         #[arg(long, value_enum, default_value = "hdl")]
         engine: EngineKind,
-        /// Cases to run (spread over all 94 ops).
+        /// Cases to run (spread over every op).
         #[arg(long, default_value_t = 20_000)]
         cases: usize,
     },
 }
 
 fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
-    use crosslane_sim::generate;
+    use crosslane_sim::emit as generate;
     if check {
         let stale = generate::check(out).map_err(|e| format!("crosslane generate: {e}"))?;
         for p in &stale {
@@ -183,7 +184,7 @@ fn testbench(
     workdir: &std::path::Path,
     configs: &[String],
 ) -> Result<bool, String> {
-    use crosslane_sim::simulators::{self, Simulator};
+    use crosslane_sim::engines::rtl::{self as simulators, Simulator};
     let sims = match which {
         "verilator" => vec![Simulator::Verilator],
         "icarus" => vec![Simulator::Icarus],
@@ -200,7 +201,7 @@ fn testbench(
             let dir = workdir.join(sim.name()).join(config.name());
             std::fs::create_dir_all(&dir)
                 .map_err(|e| format!("crosslane testbench: cannot create {}: {e}", dir.display()))?;
-            let build = simulators::build_config(sim, config).map_err(|e| format!("crosslane testbench: {e}"))?;
+            let build = simulators::build(sim, config).map_err(|e| format!("crosslane testbench: {e}"))?;
             let run = simulators::run_tb_keeping_vcd(&build, &vectors, &dir)
                 .map_err(|e| format!("crosslane testbench: {e}"))?;
             print!("{}", run.stdout);
@@ -218,7 +219,7 @@ fn testbench(
 fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
     let raw = crosslane_golden::instruction::RawInstruction::from_hex(hex.trim())
         .map_err(|e| format!("crosslane decode: {e}"))?;
-    let (text, valid) = crosslane_sim::exec_protocol::describe(&raw, partition_bytes);
+    let (text, valid) = crosslane_sim::cli::exec::describe(&raw, partition_bytes);
     print!("{text}");
     Ok(valid)
 }
@@ -231,7 +232,7 @@ fn exec() -> Result<(), String> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for (i, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(|e| format!("crosslane exec: cannot read line {}: {e}", i + 1))?;
-        crosslane_sim::exec_protocol::answer_line_to(&line, i + 1, &mut out).map_err(fail)?;
+        crosslane_sim::cli::exec::answer_line_to(&line, i + 1, &mut out).map_err(fail)?;
         out.flush().map_err(fail)?;
     }
     Ok(())
@@ -242,7 +243,7 @@ fn encode(json: Option<String>) -> Result<(), String> {
         Some(t) => t,
         None => read_stdin("encode")?,
     };
-    let raw = crosslane_sim::exec_protocol::encode_json(&text).map_err(|e| format!("crosslane encode: {e}"))?;
+    let raw = crosslane_sim::cli::exec::encode_json(&text).map_err(|e| format!("crosslane encode: {e}"))?;
     if let Err(e) = raw.validate(crosslane_golden::instruction::DEFAULT_PARTITION_BYTES) {
         eprintln!("crosslane encode: warning: the instruction would be rejected: {e}");
     }
@@ -284,8 +285,8 @@ fn parse_ops(command: &str, names: &[String]) -> Result<Vec<crosslane_golden::Op
 }
 
 /// The configurations named (`every1`, `crosslane_reduce_every2`, `all`).
-fn parse_configs(command: &str, names: &[String]) -> Result<Vec<crosslane_hdl::Config>, String> {
-    use crosslane_hdl::Config;
+fn parse_configs(command: &str, names: &[String]) -> Result<Vec<crosslane_golden::Config>, String> {
+    use crosslane_golden::Config;
     let mut out = Vec::new();
     for n in names {
         if n == "all" {
@@ -321,7 +322,7 @@ fn prove_configs(
     for config in configs {
         let path = rtl
             .map(std::path::Path::to_path_buf)
-            .unwrap_or_else(|| std::path::Path::new("generated").join(crosslane_sim::generate::rtl_path(config)));
+            .unwrap_or_else(|| std::path::Path::new("generated").join(crosslane_sim::emit::rtl_path(config)));
         let (proven, report) = prove(config, &path, ops, timeout, jobs)?;
         all_proven &= proven;
         reports.push(report);
@@ -329,13 +330,13 @@ fn prove_configs(
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&serde_json::json!({ "configs": reports }))
             .map_err(|e| format!("crosslane prove: {e}"))?;
-        crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane prove: {e}"))?;
+        crosslane_sim::tools::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane prove: {e}"))?;
     }
     Ok(all_proven)
 }
 
 fn prove(
-    config: crosslane_hdl::Config,
+    config: crosslane_golden::Config,
     rtl: &std::path::Path,
     names: &[String],
     timeout: u64,
@@ -414,9 +415,9 @@ fn prove(
 }
 
 fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
-    use crosslane_sim::simulators::{self, Simulator};
+    use crosslane_sim::engines::rtl::{self as simulators, Simulator};
     use std::time::Instant;
-    let per_op = n.div_ceil(94).max(1);
+    let per_op = n.div_ceil(crosslane_golden::OP_COUNT).max(1);
     let mut cases = verify::cases(7, per_op);
     cases.truncate(n.max(1));
     let fail = |e: engine::EngineError| format!("crosslane bench: {e}");
@@ -424,7 +425,7 @@ fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
     let (out, loop_secs, secs) = match kind.runner() {
         engine::Runner::Verilator | engine::Runner::Icarus => {
             let sim = if kind.runner() == engine::Runner::Verilator { Simulator::Verilator } else { Simulator::Icarus };
-            let build = simulators::build_config(sim, kind.config()).map_err(fail)?;
+            let build = simulators::build(sim, kind.config()).map_err(fail)?;
             if build.cached {
                 println!("bench {}: build taken from the cache {}", kind.name(), build.dir.display());
             } else {
@@ -440,7 +441,7 @@ fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
             (out, loop_secs, start.elapsed().as_secs_f64())
         }
         _ => {
-            let mut engine = engine::open(kind).map_err(fail)?;
+            let mut engine = engines::open(kind).map_err(fail)?;
             let start = Instant::now();
             let out = engine.run(&cases).map_err(fail)?;
             (out, None, start.elapsed().as_secs_f64())
@@ -497,7 +498,7 @@ fn write_lines(command: &str, lines: impl IntoIterator<Item = String>) -> Result
 
 fn eval(kind: EngineKind) -> Result<(), String> {
     let input = read_stdin("eval")?;
-    let mut engine = engine::open(kind).map_err(|e| format!("crosslane eval: {e}"))?;
+    let mut engine = engines::open(kind).map_err(|e| format!("crosslane eval: {e}"))?;
     let lines = protocol::answer(&input, |cases| engine.run(cases)).map_err(|e| format!("crosslane eval: {e}"))?;
     write_lines("eval", lines)
 }
@@ -519,7 +520,7 @@ fn run_verify(
     bar.finish_and_clear();
     for kind in EngineKind::ALL.into_iter().filter(|k| *k != EngineKind::Golden) {
         // An engine that cannot run fails the run: verify never passes by skipping.
-        let mut e = engine::open(kind).map_err(|e| format!("crosslane verify: {e}"))?;
+        let mut e = engines::open(kind).map_err(|e| format!("crosslane verify: {e}"))?;
         let cases = Mixed::new(seed, sizes.per_op(kind), true);
         let bar = progress_bar(shard.len(cases.len()) as u64);
         bar.set_message(kind.name());
@@ -527,11 +528,7 @@ fn run_verify(
             .map_err(|e| format!("crosslane verify: {e}"))?;
         bar.finish_and_clear();
         if let Some(m) = report.mismatches.iter().find(|m| m.engine == kind) {
-            let traced = match kind.runner() {
-                engine::Runner::Hdl => crosslane_sim::hdl_sim::trace_case_config(&m.case, vcd_dir, kind.config()),
-                _ => crosslane_sim::simulators::trace_case_config(&m.case, vcd_dir, kind.config()),
-            };
-            match traced {
+            match engines::trace_case(kind, &m.case, vcd_dir) {
                 Ok(path) => {
                     println!("{}: VCD of the first failing case: {}", kind.name(), path.display());
                     picture(kind.name(), &path);
@@ -547,7 +544,7 @@ fn run_verify(
     println!("verify: {total} cases checked, {bad} mismatches (seed {seed}{of})");
     if let Some(path) = json {
         let text = verify::report_json(&report, seed, sizes, shard.count, &[shard.index]).to_string() + "\n";
-        crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane verify: {e}"))?;
+        crosslane_sim::tools::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane verify: {e}"))?;
     }
     Ok(bad == 0)
 }
@@ -559,7 +556,9 @@ fn wave(
     from: usize,
     clocks: usize,
 ) -> Result<bool, String> {
-    use crosslane_sim::{simulators, wave};
+    use crosslane_sim::engines::rtl as simulators;
+    use crosslane_sim::tools;
+    use crosslane_sim::wave;
     let mut command = String::from("crosslane wave");
     let vcd = match (vcd, run) {
         (Some(v), None) => {
@@ -568,7 +567,7 @@ fn wave(
         }
         (None, Some(n)) => {
             command += &format!(" --run {n}");
-            let text = std::fs::read_to_string(simulators::generated_dir().join("tb/vectors.hex"))
+            let text = std::fs::read_to_string(tools::generated_dir().join("tb/vectors.hex"))
                 .map_err(|e| format!("crosslane wave: cannot read the checked-in vectors: {e}"))?;
             let records: Vec<&str> = text.lines().filter(|l| !l.starts_with("//") && !l.is_empty()).take(n).collect();
             if records.len() < n.max(1) {
@@ -577,8 +576,9 @@ fn wave(
                     records.len()
                 ));
             }
-            let dir = simulators::cache_root().join("wave");
-            simulators::dump_vcd(&records, &dir, &format!("first-{n}")).map_err(|e| format!("crosslane wave: {e}"))?
+            let dir = tools::cache_root().join("wave");
+            simulators::dump_vcd(&records, &dir, &format!("first-{n}"), crosslane_golden::Config::DEFAULT)
+                .map_err(|e| format!("crosslane wave: {e}"))?
         }
         _ => return Err("crosslane wave: give a VCD or --run N (not both)".into()),
     };
@@ -618,7 +618,7 @@ fn merge(paths: &[std::path::PathBuf], json: Option<&std::path::Path>) -> Result
         let text = verify::report_json(&merged.report, merged.seed, merged.sizes, merged.count, &merged.shards)
             .to_string()
             + "\n";
-        crosslane_sim::generate::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane merge: {e}"))?;
+        crosslane_sim::tools::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane merge: {e}"))?;
     }
     Ok(bad == 0)
 }

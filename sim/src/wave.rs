@@ -278,7 +278,7 @@ fn load(vcd: &Path) -> Result<(Waves, String), String> {
 /// Render `vcd` (columns `from .. from + clocks`) to `out` atomically.
 pub fn render(vcd: &Path, out: &Path, from: usize, clocks: usize, command: &str) -> Result<(), String> {
     let (waves, name) = load(vcd)?;
-    crate::generate::write_atomic(out, svg(&waves, from, clocks, command, &name).as_bytes())
+    crate::tools::write_atomic(out, svg(&waves, from, clocks, command, &name).as_bytes())
 }
 
 /// The picture of a failing case's VCD, written beside it (`X.vcd` →
@@ -288,7 +288,7 @@ pub fn beside(vcd: &Path, clocks: usize) -> Result<PathBuf, String> {
     let from = waves.traces.first().map_or(0, |t| t.columns.len()).saturating_sub(clocks);
     let out = vcd.with_extension("svg");
     let command = format!("crosslane wave {name} --from {from} --clocks {clocks}");
-    crate::generate::write_atomic(&out, svg(&waves, from, clocks, &command, &name).as_bytes())?;
+    crate::tools::write_atomic(&out, svg(&waves, from, clocks, &command, &name).as_bytes())?;
     Ok(out)
 }
 

@@ -1,6 +1,6 @@
 //! The eval parser never panics and always decides, on any bytes.
 
-use crosslane_sim::protocol::{answer, parse_line};
+use crosslane_sim::cli::eval::{answer, parse_line};
 use proptest::prelude::*;
 
 proptest! {

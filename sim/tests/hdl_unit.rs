@@ -5,9 +5,10 @@
 //! VCD whose path the assertion prints.
 
 use crosslane_golden::campaign::{observed, random_cases};
+use crosslane_golden::Config;
 use crosslane_golden::{Case, Op};
-use crosslane_hdl::Config;
-use crosslane_sim::hdl_sim::{run_cases, to_outcome, trace_case, Beat, HdlSim};
+use crosslane_sim::engine::to_outcome;
+use crosslane_sim::engines::hdl::{run_cases, trace_case, Beat, HdlSim};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
@@ -19,13 +20,14 @@ fn vcd_dir() -> PathBuf {
 }
 
 fn check(cases: &[Case]) {
-    let mut sim = HdlSim::new(false).unwrap();
+    let mut sim = HdlSim::new(false, Config::DEFAULT).unwrap();
     let got = run_cases(&mut sim, cases).unwrap();
     assert_eq!(got.len(), cases.len());
     for (c, g) in cases.iter().zip(&got) {
         let want = c.eval();
         if *g != want {
-            let vcd = trace_case(c, &vcd_dir()).map(|p| p.display().to_string()).unwrap_or_else(|e| e.0);
+            let vcd =
+                trace_case(c, &vcd_dir(), Config::DEFAULT).map(|p| p.display().to_string()).unwrap_or_else(|e| e.0);
             panic!("{} vec {} vbool {:016x}: golden {want:?}, hdl {g:?}; VCD: {vcd}", c.op.name(), c.vec, c.vbool);
         }
     }
@@ -35,7 +37,7 @@ fn check(cases: &[Case]) {
 fn observed_vectors_match_golden_and_spec() {
     let rows = observed();
     let cases: Vec<Case> = rows.iter().map(|o| o.case).collect();
-    let mut sim = HdlSim::new(false).unwrap();
+    let mut sim = HdlSim::new(false, Config::DEFAULT).unwrap();
     let got = run_cases(&mut sim, &cases).unwrap();
     for (row, g) in rows.iter().zip(got) {
         assert_eq!((g.value, g.mask), (row.value, row.mask), "{row:?}");
@@ -70,7 +72,7 @@ family_tests! {
 /// at a reset are dropped. Every configuration, each with its own latency.
 #[rstest::rstest]
 fn cycle_accuracy_with_gaps_and_reset(#[values(1, 2, 3)] every: usize) {
-    let config = Config { every };
+    let config = Config::every_nth(every).unwrap();
     let latency = config.latency();
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let ops = Op::all();
@@ -85,7 +87,7 @@ fn cycle_accuracy_with_gaps_and_reset(#[values(1, 2, 3)] every: usize) {
         };
         beats.push((beat, reset));
     }
-    let mut sim = HdlSim::with_config(false, config).unwrap();
+    let mut sim = HdlSim::new(false, config).unwrap();
     let obs = sim.run_beats(&beats).unwrap();
     assert_eq!(obs.len(), beats.len() + latency);
     // The output after clock t belongs to the input of clock t + 1 - latency.
@@ -122,7 +124,7 @@ fn other_configurations_match_golden(#[values(2, 3)] every: usize) {
     for op in Op::all() {
         cases.extend(random_cases(op, 0x77 + every as u64, 20));
     }
-    let mut sim = HdlSim::with_config(false, Config { every }).unwrap();
+    let mut sim = HdlSim::new(false, Config::every_nth(every).unwrap()).unwrap();
     let got = run_cases(&mut sim, &cases).unwrap();
     assert_eq!(got.len(), cases.len());
     for (c, g) in cases.iter().zip(&got) {

@@ -1,7 +1,7 @@
 //! `crosslane exec`, `decode` and `encode` through the built binary, and the
 //! exec protocol on arbitrary lines.
 
-use crosslane_sim::exec_protocol::answer_line;
+use crosslane_sim::cli::exec::answer_line;
 use proptest::prelude::*;
 mod common;
 
@@ -95,7 +95,7 @@ fn exec_errors_name_the_line_and_the_run_goes_on() {
 #[test]
 fn out_of_range_writes_and_reads_are_errors_and_write_nothing() {
     // A valid instruction (defaults: one fp32 at partition 0, offset 0).
-    let inst = crosslane_sim::exec_protocol::encode_json("{}").unwrap().to_hex();
+    let inst = crosslane_sim::cli::exec::encode_json("{}").unwrap().to_hex();
     let line = format!(
         "{{\"inst\": \"{inst}\", \"sbuf\": {{\"partition_bytes\": 16, \"writes\": [{{\"partition\": 127, \"offset\": 15, \"hex\": \"0000\"}}]}}}}"
     );

@@ -11,8 +11,8 @@ mod common;
 #[path = "../../testdata/wrong_stage_mutant.rs"]
 mod wrong_stage;
 
+use crosslane_golden::Config;
 use crosslane_golden::Op;
-use crosslane_hdl::Config;
 use crosslane_sim::prove::{self, Prover, Status};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

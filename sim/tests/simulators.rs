@@ -9,11 +9,12 @@
 mod common;
 
 use crosslane_golden::campaign::random_cases;
+use crosslane_golden::Config;
 use crosslane_golden::{Case, Op};
-use crosslane_hdl::Config;
+use crosslane_sim::emit as generate;
 use crosslane_sim::engine::Engine;
-use crosslane_sim::generate;
-use crosslane_sim::simulators::{self, RtlEngine, Simulator};
+use crosslane_sim::engine::RESET_EVERY;
+use crosslane_sim::engines::rtl::{self as simulators, RtlEngine, Simulator};
 use std::path::PathBuf;
 
 fn generated() -> PathBuf {
@@ -55,7 +56,7 @@ fn testbench_passes_on_checked_in_vectors(sim: Simulator) {
     if !have(sim) {
         return;
     }
-    let build = simulators::build(sim).unwrap();
+    let build = simulators::build(sim, Config::DEFAULT).unwrap();
     let n = vector_count();
     assert!(n > 94 * generate::TB_PER_OP);
     let run = simulators::run_tb(&build, &generated().join("tb/vectors.hex"), false, &work(sim.name())).unwrap();
@@ -80,7 +81,7 @@ fn testbench_fails_when_it_should(sim: Simulator) {
     if !have(sim) {
         return;
     }
-    let build = simulators::build(sim).unwrap();
+    let build = simulators::build(sim, Config::DEFAULT).unwrap();
     let dir = work(&format!("{}-bad", sim.name()));
     let cases: Vec<Case> = random_cases(Op::from_name("radd_nx16").unwrap(), 1, 3);
     let mut text = generate::vector_file(&cases, "corrupted");
@@ -110,7 +111,7 @@ fn codes_that_are_no_op_give_nothing(sim: Simulator) {
     if !have(sim) {
         return;
     }
-    let build = simulators::build(sim).unwrap();
+    let build = simulators::build(sim, Config::DEFAULT).unwrap();
     let dir = work(&format!("{}-no-op", sim.name()));
     let known: Vec<u16> = Op::all().iter().map(|o| o.code()).collect();
     let unknown: Vec<u16> = (0..512u16).filter(|c| !known.contains(c)).collect();
@@ -153,7 +154,7 @@ fn testbench_refuses_bad_vector_files(sim: Simulator) {
     if !have(sim) {
         return;
     }
-    let build = simulators::build(sim).unwrap();
+    let build = simulators::build(sim, Config::DEFAULT).unwrap();
     let dir = work(&format!("{}-refuse", sim.name()));
     let cases: Vec<Case> = random_cases(Op::from_name("rmax_nx16").unwrap(), 1, 2);
     let good = generate::vector_file(&cases, "two records");
@@ -211,7 +212,7 @@ fn engine_matches_golden(sim: Simulator, per_op: usize) {
     if !have(sim) {
         return;
     }
-    let mut engine = RtlEngine::new(sim).unwrap();
+    let mut engine = RtlEngine::new(sim, Config::DEFAULT).unwrap();
     let mut cases = Vec::new();
     for op in Op::all() {
         cases.extend(random_cases(op, 0xe6, per_op));
@@ -240,7 +241,7 @@ fn an_icarus_run_past_its_limit_is_killed_with_an_error() {
     if !have(Simulator::Icarus) {
         return;
     }
-    let build = simulators::build(Simulator::Icarus).unwrap();
+    let build = simulators::build(Simulator::Icarus, Config::DEFAULT).unwrap();
     let cases = random_cases(Op::all()[0], 0xe7, 200);
     let start = std::time::Instant::now();
     let err = simulators::run_dump_limited(&build, &cases, |_| std::time::Duration::from_millis(1)).unwrap_err();
@@ -258,7 +259,7 @@ fn runs_past_their_limits_are_killed(sim: Simulator) {
     if !have(sim) {
         return;
     }
-    let build = simulators::build(sim).unwrap();
+    let build = simulators::build(sim, Config::DEFAULT).unwrap();
     let tiny = std::time::Duration::from_millis(1);
     let dir = work(&format!("{}-limit", sim.name()));
     let start = std::time::Instant::now();
@@ -294,7 +295,7 @@ fn a_failing_case_leaves_a_vcd() {
         return;
     }
     let case = random_cases(Op::from_name("rbmax_2nx8_t").unwrap(), 3, 1)[0];
-    let vcd = simulators::trace_case(&case, &work("vcd")).unwrap();
+    let vcd = simulators::trace_case(&case, &work("vcd"), Config::DEFAULT).unwrap();
     let text = std::fs::read_to_string(&vcd).unwrap();
     assert!(text.contains("$enddefinitions") && text.contains("out_valid_o"), "{}", vcd.display());
 }
@@ -316,7 +317,7 @@ fn reset_mutant_is_caught(sim: Simulator) {
     assert!(!run.ok() && run.failed > 0, "{} testbench passed the mutant:\n{}", sim.name(), run.stdout);
     assert!(run.stdout.contains("out_valid_o is 1 with no input"), "{}", run.stdout);
     if sim == Simulator::Verilator {
-        let cases = random_cases(Op::from_name("radd_nx16").unwrap(), 4, 2 * simulators::RESET_EVERY);
+        let cases = random_cases(Op::from_name("radd_nx16").unwrap(), 4, 2 * RESET_EVERY);
         let err = simulators::run_ext(&build, &cases).err().expect("the engine must fail the mutant");
         assert!(err.0.contains("out_valid_o is 1 after clock"), "{}", err.0);
     }

@@ -4,8 +4,9 @@
 mod common;
 
 use crosslane_golden::campaign::observed;
-use crosslane_sim::simulators::{self, Simulator};
-use crosslane_sim::{hdl_sim, wave};
+use crosslane_sim::engines::hdl as hdl_sim;
+use crosslane_sim::engines::rtl::{self as simulators, Simulator};
+use crosslane_sim::wave;
 use std::path::PathBuf;
 
 fn tmp(name: &str) -> PathBuf {
@@ -15,7 +16,7 @@ fn tmp(name: &str) -> PathBuf {
 #[test]
 fn a_rust_hdl_vcd_is_drawn() {
     let case = observed().into_iter().map(|o| o.case).find(|c| c.op.family.has_mask()).unwrap();
-    let vcd = hdl_sim::trace_case(&case, &tmp("hdl")).unwrap();
+    let vcd = hdl_sim::trace_case(&case, &tmp("hdl"), crosslane_golden::Config::DEFAULT).unwrap();
     let svg = wave::beside(&vcd, 32).unwrap();
     let text = std::fs::read_to_string(svg).unwrap();
     assert!(text.contains(&case.op.name()), "the op is named");
@@ -30,7 +31,7 @@ fn an_icarus_vcd_is_drawn_and_the_readme_picture_is_current() {
         return;
     }
     let case = observed().into_iter().next().unwrap().case;
-    let vcd = simulators::trace_case(&case, &tmp("icarus")).unwrap();
+    let vcd = simulators::trace_case(&case, &tmp("icarus"), crosslane_golden::Config::DEFAULT).unwrap();
     let text = std::fs::read_to_string(wave::beside(&vcd, 32).unwrap()).unwrap();
     assert!(text.contains(&case.op.name()) && text.contains(">result_o<"));
 

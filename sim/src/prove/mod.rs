@@ -25,9 +25,9 @@ pub mod reference;
 pub mod replay;
 pub mod unroll;
 
-use crate::simulators::{cache_root, fnv1a, on_path, run_limited, tail};
+use crate::tools::{cache_root, fnv1a, require, run_limited, tail};
+use crosslane_golden::Config;
 use crosslane_golden::{Fold, Op};
-use crosslane_hdl::Config;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -118,14 +118,8 @@ impl OpProof {
 
 /// Check that the tools are installed.
 pub fn available() -> Result<(), String> {
-    for (tool, package) in [("yosys", "yosys"), ("yosys-abc", "yosys"), ("iverilog", "iverilog"), ("vvp", "iverilog")] {
-        if !on_path(tool) {
-            return Err(format!(
-                "crosslane prove could not start: '{tool}' is not installed (apt-get install {package})"
-            ));
-        }
-    }
-    Ok(())
+    require("crosslane prove", &["yosys", "yosys-abc"], "yosys")?;
+    require("crosslane prove", &["iverilog", "vvp"], "iverilog")
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {

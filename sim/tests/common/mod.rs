@@ -35,18 +35,7 @@ pub fn run_with_env(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (i32, 
     )
 }
 
-/// A tool the test needs is missing: fail when CI (or
-/// CROSSLANE_REQUIRE_SIMULATORS) requires it, else print one SKIPPED line.
-/// Returns whether the test can go on.
-pub fn tool_present(check: Result<(), String>) -> bool {
-    match check {
-        Ok(()) => true,
-        Err(e) => {
-            let required =
-                std::env::var_os("CI").is_some() || std::env::var_os("CROSSLANE_REQUIRE_SIMULATORS").is_some();
-            assert!(!required, "{e}; CI requires it");
-            eprintln!("SKIPPED: {e}");
-            false
-        }
-    }
-}
+#[path = "../../../testdata/tool_present.rs"]
+mod tool;
+#[allow(unused_imports)]
+pub use tool::tool_present;

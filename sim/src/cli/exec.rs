@@ -1,7 +1,7 @@
 //! `crosslane exec`, `decode` and `encode`: the JSON Lines protocol of
 //! instruction.md §5 and the field-level views of the 64-byte instruction.
 
-use crate::protocol::{json_str, with_id};
+use crate::cli::eval::{json_str, with_id};
 use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{
     Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES, PARTITIONS,

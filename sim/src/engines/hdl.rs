@@ -1,9 +1,9 @@
-//! The rust-hdl unit in rust-hdl's own cycle-accurate simulation, driven
+//! The `hdl` engines: the rust-hdl unit in rust-hdl's own cycle-accurate simulation, driven
 //! directly: inputs settle before each rising edge, one vector per clock.
 
-use crate::engine::{Engine, EngineError, EngineKind};
+use crate::engine::{to_outcome, Engine, EngineError, EngineKind, Observed, Runner, RESET_EVERY};
 use crosslane_golden::{Case, Outcome, Vec512};
-use crosslane_hdl::{Config, CrosslaneReduce};
+use crosslane_hdl::{connected_unit, with_unit_stack, Config, CrosslaneReduce};
 use num_bigint::BigUint;
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
 use rust_hdl::prelude::*;
@@ -11,14 +11,6 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-
-/// What the unit drives out after one clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Observed {
-    pub valid: bool,
-    pub result: u32,
-    pub mask: u64,
-}
 
 /// One clock's inputs: `None` is a cycle with `in_valid_i` low.
 pub type Beat = Option<Case>;
@@ -40,7 +32,7 @@ impl Write for SharedBuf {
 
 /// The unit under simulation, optionally tracing every change to a VCD.
 pub struct HdlSim {
-    /// Boxed: the unit is a large value (see [`SIM_STACK`]).
+    /// Boxed: the unit is a large value (see `crosslane_hdl::with_unit_stack`).
     uut: Box<CrosslaneReduce>,
     /// The configuration simulated; its latency is what the pipeline model expects.
     pub config: Config,
@@ -49,39 +41,13 @@ pub struct HdlSim {
     time: u64,
 }
 
-/// The stack that building the unit or one step of its simulation may
-/// need. rust-hdl's unit is a large value, built on the stack, and its
-/// update is one function with a large frame: 2–3 MB in all for every1,
-/// more than a spawned thread's default 2 MB. Where less than this remains,
-/// the work runs on a stack of its own (`stacker`; the main thread's 8 MB
-/// needs none).
-const SIM_STACK: usize = 4 << 20;
-
-/// Run `f`, on a stack of its own where less than [`SIM_STACK`] remains.
-pub(crate) fn with_unit_stack<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(SIM_STACK, 4 * SIM_STACK, f)
-}
-
-/// `config`'s unit, built, connected and boxed on a stack with room for it.
-pub(crate) fn connected_unit(config: Config) -> Box<CrosslaneReduce> {
-    with_unit_stack(|| {
-        let mut uut = Box::new(config.unit());
-        uut.connect_all();
-        uut
-    })
-}
-
 fn vec_bits(v: &Vec512) -> Bits<512> {
     BigUint::from_bytes_le(&v.0).into()
 }
 
 impl HdlSim {
-    /// The default configuration.
-    pub fn new(trace: bool) -> Result<HdlSim, EngineError> {
-        Self::with_config(trace, Config::DEFAULT)
-    }
-
-    pub fn with_config(trace: bool, config: Config) -> Result<HdlSim, EngineError> {
+    /// The unit of `config`, traced into a VCD when `trace`.
+    pub fn new(trace: bool, config: Config) -> Result<HdlSim, EngineError> {
         let uut = connected_unit(config);
         let mut sim = HdlSim { uut, config, vcd: None, trace: SharedBuf::default(), time: 0 };
         if trace {
@@ -157,9 +123,6 @@ impl HdlSim {
     }
 }
 
-/// The hdl engine resets the unit in mid-stream every this many cases.
-pub const RESET_EVERY: usize = 997;
-
 /// Run cases back to back (one per clock) and collect each result exactly
 /// latency clocks after its input. Every [`RESET_EVERY`] cases the
 /// pipeline is drained, every stage filled with a sacrificial valid input,
@@ -219,23 +182,10 @@ pub fn run_cases(sim: &mut HdlSim, cases: &[Case]) -> Result<Vec<Outcome>, Engin
     Ok(out)
 }
 
-/// The unit's outputs as the golden model's outcome, every port bit kept:
-/// all 32 bits of `result_o` (the contract puts 0 above the result's
-/// width), and `mask_o` for rb* ops or whenever it is not 0 (the contract
-/// puts 0 there for every other op), so a stray bit is a mismatch.
-pub fn to_outcome(c: &Case, o: Observed) -> Outcome {
-    let mask = (c.op.family.has_mask() || o.mask != 0).then_some(o.mask);
-    Outcome { value: o.result, mask }
-}
-
-/// Re-run one case with tracing on and keep the VCD; returns its path.
-pub fn trace_case(case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
-    trace_case_config(case, dir, Config::DEFAULT)
-}
-
-/// [`trace_case`] on the unit of `config`.
-pub fn trace_case_config(case: &Case, dir: &Path, config: Config) -> Result<PathBuf, EngineError> {
-    let mut sim = HdlSim::with_config(true, config)?;
+/// Re-run one case on the unit of `config` with tracing on and keep the
+/// VCD; returns its path.
+pub fn trace_case(case: &Case, dir: &Path, config: Config) -> Result<PathBuf, EngineError> {
+    let mut sim = HdlSim::new(true, config)?;
     run_cases(&mut sim, std::slice::from_ref(case))?;
     std::fs::create_dir_all(dir).map_err(|e| EngineError(format!("hdl: cannot create {}: {e}", dir.display())))?;
     let path = dir.join(format!("hdl-{}-{}.vcd", config.name(), case.op.name()));
@@ -246,45 +196,23 @@ pub fn trace_case_config(case: &Case, dir: &Path, config: Config) -> Result<Path
 /// The rust-hdl simulation as an engine.
 pub struct Hdl {
     sim: HdlSim,
+    kind: EngineKind,
 }
 
 impl Hdl {
-    /// The default configuration.
-    pub fn new() -> Result<Hdl, EngineError> {
-        Self::with_config(Config::DEFAULT)
-    }
-
-    pub fn with_config(config: Config) -> Result<Hdl, EngineError> {
-        Ok(Hdl { sim: HdlSim::with_config(false, config)? })
+    pub fn new(config: Config) -> Result<Hdl, EngineError> {
+        let kind = EngineKind::of(Runner::Hdl, config)
+            .ok_or_else(|| EngineError(format!("no hdl engine runs {}", config.name())))?;
+        Ok(Hdl { sim: HdlSim::new(false, config)?, kind })
     }
 }
 
 impl Engine for Hdl {
     fn kind(&self) -> EngineKind {
-        EngineKind::of(crate::engine::Runner::Hdl, self.sim.config)
+        self.kind
     }
 
     fn run(&mut self, cases: &[Case]) -> Result<Vec<Outcome>, EngineError> {
         run_cases(&mut self.sim, cases)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crosslane_golden::Op;
-
-    #[test]
-    fn every_port_bit_counts() {
-        let c = Case::new(Op::from_name("radd_2nx8").unwrap(), Vec512::ZERO, u64::MAX);
-        let clean = Observed { valid: true, result: 0, mask: 0 };
-        assert_eq!(to_outcome(&c, clean), c.eval());
-        // A bit above the 16-bit result, or a mask bit on a non-rb op, is a mismatch.
-        assert_ne!(to_outcome(&c, Observed { result: 1 << 20, ..clean }), c.eval());
-        assert_ne!(to_outcome(&c, Observed { mask: 1 << 63, ..clean }), c.eval());
-        let rb = Case::new(Op::from_name("rbmax_n_2x32").unwrap(), Vec512::ZERO, u64::MAX);
-        // rbmax_n_2x32 has 16 lanes: mask bits above them must be 0.
-        assert_eq!(to_outcome(&rb, Observed { mask: 0xffff, ..clean }), rb.eval());
-        assert_ne!(to_outcome(&rb, Observed { mask: 0x1_ffff, ..clean }), rb.eval());
     }
 }
