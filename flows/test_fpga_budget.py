@@ -2,6 +2,7 @@
 synthesis itself runs in ./dev test: flows/fpga.py --budget)."""
 
 import json
+import math
 import pathlib
 import re
 import sys
@@ -135,3 +136,24 @@ def test_placement_runs_on_the_grade_asked_for_and_grade_6_by_default():
     else:
         raise AssertionError("a grade the device does not come in must be refused")
     assert "grade 8" in fpga.markdown([row("every1", 1, 2, 3)], 8).splitlines()[0]
+
+
+def test_the_docs_table_is_the_budgets_figures():
+    """docs/fpga.md's cell counts are those the budget was made from (each
+    budget is its figure + 2%, rounded up), and the README's headline row
+    quotes every1's: a figure edited by hand, or a budget moved without the
+    table, fails here."""
+    budget = json.loads(BUDGET.read_text())
+    docs = (BUDGET.parents[1] / "docs" / "fpga.md").read_text()
+    rows = {}
+    for line in docs.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[1].replace(",", "").isdigit():
+            rows[cells[0].split(" ")[0]] = [int(c.replace(",", "")) for c in cells[1:4]]
+    assert set(rows) == {k for k in budget if not k.startswith("_")}, sorted(rows)
+    for config, figures in rows.items():
+        for cell, figure in zip(fpga.CELLS, figures):
+            assert math.ceil(figure * 1.02) == budget[config][cell], (config, cell, figure)
+    readme = (BUDGET.parents[1] / "README.md").read_text()
+    lut, ccu, ff = (f"{n:,}" for n in rows["every1"])
+    assert f"{lut} LUT4, {ccu} CCU2C, {ff} FF" in readme
