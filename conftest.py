@@ -12,6 +12,17 @@ ROOT = pathlib.Path(__file__).resolve().parent
 # testdata/tool_present.rs's REQUIRE_VARS for the Rust suites (a test holds them equal).
 REQUIRE_VARS = ("CI", "CROSSLANE_REQUIRE_SIMULATORS")
 
+
+
+def rtl_components():
+    """The component modules' files under generated/rtl (crosslane_leaf_key.v, …):
+    every file but the configurations' tops and the wrapper (crosslane_reduce*)."""
+    files = sorted(p for p in (ROOT / "generated" / "rtl").glob("crosslane_*.v")
+                   if not p.name.startswith("crosslane_reduce"))
+    assert len(files) > 10, files
+    return files
+
+
 # The Debian package of each tool the Python suites run.
 PACKAGES = {"iverilog": "iverilog", "vvp": "iverilog", "verilator": "verilator", "yosys": "yosys"}
 

@@ -11,7 +11,7 @@ import os
 import pathlib
 
 import pytest
-from conftest import need_tool
+from conftest import need_tool, rtl_components
 from cocotb.runner import get_runner, get_results
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -20,11 +20,12 @@ RTL = ROOT / "generated" / "rtl" / "crosslane_reduce.v"
 
 
 def run(sim, rtl, build_dir, clocks, toplevel="crosslane_reduce"):
+    """Run the bench on the top in `rtl` with the generated components."""
     need_tool("iverilog" if sim == "icarus" else "verilator")
     runner = get_runner(sim)
     build_args = ["-Wno-fatal", "-Wno-lint", "-Wno-style"] if sim == "verilator" else []
     runner.build(
-        verilog_sources=[str(rtl)],
+        verilog_sources=[str(rtl), *map(str, rtl_components())],
         hdl_toplevel=toplevel,
         build_dir=str(build_dir),
         build_args=build_args,

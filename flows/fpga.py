@@ -9,7 +9,7 @@ configuration.
 
 Configurations: "everyK" is the whole unit with a register after every K-th
 tree level (generated/rtl/crosslane_reduce.v for K = 1, else
-crosslane_reduce_everyK.v), op_i from the harness; "everyK:OP" is that unit
+crosslane_reduce_everyK.v, with the component files), op_i from the harness; "everyK:OP" is that unit
 with op_i tied to OP (constants folded through); "handwritten:radd_nx16" is
 flows/ref_radd_nx16.v, a hand-written tree to compare the op-tied unit with;
 "stage:input" is flows/input_stage.v, the default unit's input stage alone
@@ -92,6 +92,12 @@ def op_code(name):
     raise RuntimeError(f"unknown op '{name}'")
 
 
+def components(rtl_dir):
+    """The generated component modules' files (crosslane_leaf_key.v, …): every
+    file of rtl_dir but the configurations' tops and the wrapper."""
+    return sorted(p for p in pathlib.Path(rtl_dir).glob("crosslane_*.v") if not p.name.startswith("crosslane_reduce"))
+
+
 def design(config, rtl_dir):
     """(Verilog files, module, tied op code or None) of a configuration."""
     unit, _, op = config.partition(":")
@@ -103,14 +109,14 @@ def design(config, rtl_dir):
         if op not in STAGES:
             raise RuntimeError(f"no stage '{op}' (have: {', '.join(STAGES)})")
         module, wrapper = STAGES[op]
-        return [pathlib.Path(rtl_dir) / "crosslane_reduce.v", HERE / "stage_fold.v", wrapper], module, None
+        return [*components(rtl_dir), HERE / "stage_fold.v", wrapper], module, None
     every = unit.removeprefix("every")
     if not every.isdigit() or int(every) not in EVERY:
         raise RuntimeError(
             f"unknown configuration '{config}' (everyK or everyK:OP, K in {EVERY}, handwritten:OP or stage:NAME)"
         )
     module = "crosslane_reduce" if every == "1" else f"crosslane_reduce_every{every}"
-    return [pathlib.Path(rtl_dir) / f"{module}.v"], module, (op_code(op) if op else None)
+    return [pathlib.Path(rtl_dir) / f"{module}.v", *components(rtl_dir)], module, (op_code(op) if op else None)
 
 
 def synthesize(config, rtl_dir, work):
@@ -261,6 +267,31 @@ def check_budget(rows, budget_path):
     return problems
 
 
+def docs_cells(text):
+    """{configuration: [LUT4, CCU2C, FF]} of the cell table in a page (docs/fpga.md)."""
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[1].replace(",", "").isdigit():
+            rows[cells[0].split(" ")[0]] = [int(c.replace(",", "")) for c in cells[1:4]]
+    return rows
+
+
+def check_docs(rows, docs_path):
+    """The page's cell counts are the ones just synthesized, row by row: the
+    figures cannot drift from what the flow makes."""
+    documented = docs_cells(pathlib.Path(docs_path).read_text())
+    problems = []
+    for r in rows:
+        got = [r[c] for c in CELLS]
+        want = documented.get(r["config"])
+        if want is None:
+            problems.append(f"{r['config']}: no row in {docs_path}")
+        elif want != got:
+            problems.append(f"{r['config']}: {docs_path} says {want}, synthesis gives {got} ({', '.join(CELLS)})")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--configs", default=DEFAULT_CONFIGS)
@@ -281,6 +312,7 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--markdown")
     ap.add_argument("--budget")
+    ap.add_argument("--docs", help="fail unless this page's cell table (docs/fpga.md) is what synthesis gives")
     ap.add_argument("--work", help="working folder (default: a temporary one)")
     args = ap.parse_args()
     if args.seeds < 1:
@@ -332,6 +364,13 @@ def main():
             print(f"fpga: budget: {p}", file=sys.stderr)
         if problems:
             return 1
+    if args.docs:
+        problems = check_docs(rows, args.docs)
+        for p in problems:
+            print(f"fpga: docs: {p}", file=sys.stderr)
+        if problems:
+            return 1
+        print(f"fpga: {args.docs}'s cell table is what synthesis gives")
         print(f"fpga: every configuration within {args.budget}", file=sys.stderr)
     return 0
 

@@ -1,7 +1,7 @@
 // The unit's input stage alone, for the FPGA flow (flows/fpga.py,
 // configuration "stage:input"): the op decoder, the 16 leaf keys and the
 // input register of crosslane_reduce (the default configuration,
-// generated/rtl/crosslane_reduce.v, whose modules it instantiates), with
+// generated/rtl/crosslane_reduce.v, whose component modules it instantiates), with
 // the same ports as the unit. The registered keys, lane actives and control
 // word are folded by XOR, in a second register (flows/stage_fold.v), onto result_o / mask_o, so
 // that synthesis keeps all of the stage. Its Fmax is what the stage allows
@@ -23,8 +23,8 @@ module crosslane_input_stage (
     wire [16:0] leaf;
     wire b8, h16, w32, k_sum, k_max, k_and, k_or, k_xor, sext, saturate, extremum, sflip, minimum, num,
         has_mask, vbool_fold, predicated;
-    crosslane_reduce_op_decode in_dec (.op_i(op_i), .ctrl_o(ctrl), .leaf_o(leaf));
-    crosslane_reduce_controls in_ctl (
+    crosslane_op_decode in_dec (.op_i(op_i), .ctrl_o(ctrl), .leaf_o(leaf));
+    crosslane_controls in_ctl (
         .ctrl_i(leaf), .b8_o(b8), .h16_o(h16), .w32_o(w32), .k_sum_o(k_sum), .k_max_o(k_max), .k_and_o(k_and),
         .k_or_o(k_or), .k_xor_o(k_xor), .sext_o(sext), .saturate_o(saturate), .extremum_o(extremum),
         .sflip_o(sflip), .minimum_o(minimum), .num_o(num), .has_mask_o(has_mask), .vbool_fold_o(vbool_fold),
@@ -40,7 +40,7 @@ module crosslane_input_stage (
         for (w = 0; w < 16; w = w + 1) begin : g_leaf
             wire [31:0] key;
             wire [63:0] act;
-            crosslane_reduce_leaf_key leaf_key (
+            crosslane_leaf_key leaf_key (
                 .win_i(vec_i[32*w +: 32]), .vb_i(vbool_i[4*w +: 4]), .b8_i(b8), .w32_i(w32), .k_and_i(k_and),
                 .sext_i(sext), .sflip_i(sflip), .minimum_i(minimum), .num_i(num), .vbool_fold_i(vbool_fold),
                 .predicated_i(predicated), .key_o(key), .act_o(act)

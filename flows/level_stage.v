@@ -2,7 +2,7 @@
 // configuration "stage:level3"): the s2 register, level 3's node controls
 // and its 8 tree nodes (each comparing its children) and the s3 register of
 // crosslane_reduce (the default configuration,
-// generated/rtl/crosslane_reduce.v, whose modules it instantiates), with
+// generated/rtl/crosslane_reduce.v, whose component modules it instantiates), with
 // the same ports as the unit. The s2 register is loaded from the ports:
 // values from vec_i, the 4 live mask bits of each level-2 node from
 // vbool_i, the control word from the op decoder, as in the unit. The
@@ -25,7 +25,7 @@ module crosslane_level_stage (
 );
     wire [52:0] ctrl;
     wire [16:0] leaf;
-    crosslane_reduce_op_decode in_dec (.op_i(op_i), .ctrl_o(ctrl), .leaf_o(leaf));
+    crosslane_op_decode in_dec (.op_i(op_i), .ctrl_o(ctrl), .leaf_o(leaf));
     // The s2 register: 16 level-2 values, their masks (4 live bits each), the control word, valid.
     reg [511:0] s2_val;
     reg [63:0] s2_mask;
@@ -38,7 +38,7 @@ module crosslane_level_stage (
         s2_valid <= in_valid_i & rst_ni;
     end
     wire pass, sum, max, and_, or_, xor_;
-    crosslane_reduce_node_controls #(.pass_at(6'b11101), .sum_at(6'b11110), .max_at(6'b11111), .and_at(6'b100000),
+    crosslane_node_controls #(.pass_at(6'b11101), .sum_at(6'b11110), .max_at(6'b11111), .and_at(6'b100000),
         .or_at(6'b100001), .xor_at(6'b100010)) l3_ctl (
         .ctrl_i(s2_ctrl), .pass_o(pass), .sum_o(sum), .max_o(max), .and_o(and_), .or_o(or_), .xor_o(xor_)
     );
@@ -51,7 +51,7 @@ module crosslane_level_stage (
         for (n = 0; n < 8; n = n + 1) begin : g_node
             wire [31:0] val;
             wire [63:0] mask;
-            crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4),
+            crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4),
                 .live(32'hffffffff)) l3 (
                 .a_i(s2_val[64*n +: 32]), .b_i(s2_val[64*n+32 +: 32]),
                 .ma_i({60'd0, s2_mask[8*n +: 4]}), .mb_i({60'd0, s2_mask[8*n+4 +: 4]}),

@@ -39,8 +39,24 @@ fn library() -> PathBuf {
     lib
 }
 
-/// Build the example around module `dut` of `rtl` in `dir` and run it:
-/// (exit code, stdout).
+/// The component modules' files under generated/rtl (`crosslane_leaf_key.v`,
+/// …): every file but the configurations' tops and the wrapper.
+fn components() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("generated/rtl"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("crosslane_") && !name.starts_with("crosslane_reduce") && name.ends_with(".v")
+        })
+        .collect();
+    v.sort();
+    assert!(v.len() > 10, "{v:?}");
+    v
+}
+
+/// Build the example around module `dut` of `rtl` (with the generated
+/// components) in `dir` and run it: (exit code, stdout).
 fn run_example(rtl: &Path, dut: &str, lib: &Path, dir: &Path, cycles: u32) -> (i32, String) {
     let d = root().join("dpi");
     // A fresh build: make would not relink a model whose library changed.
@@ -55,6 +71,7 @@ fn run_example(rtl: &Path, dut: &str, lib: &Path, dir: &Path, cycles: u32) -> (i
         .arg(dir)
         .arg(d.join("sv/crosslane_dpi_pkg.sv"))
         .arg(rtl)
+        .args(components())
         .arg(d.join("example/crosslane_dpi_tb.sv"))
         .arg(d.join("example/main.cpp"))
         .arg("-LDFLAGS")

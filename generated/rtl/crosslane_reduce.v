@@ -6,7 +6,8 @@
 // Latency 7: an input sampled at rising edge k is on result_o / mask_o with
 // out_valid_o high after rising edge k+6; one vector per clock, every op.
 // rst_ni: synchronous, active low; it clears the valid pipeline (the data registers have no reset).
-// op_i = {predicated, family[4:0], form[2:0]}:
+// Instantiates, each in its own file beside this one: crosslane_ahead_compare, crosslane_controls, crosslane_leaf_key, crosslane_node_controls, crosslane_op_decode, crosslane_reg1, crosslane_reg17, crosslane_reg1_init, crosslane_reg32, crosslane_reg53, crosslane_reg64, crosslane_result_format, crosslane_tree_node, crosslane_window_compare, crosslane_window_sum.
+// op_i = {predicated, family[4:0], form[2:0]} (named in crosslane_reduce_pkg.sv):
 //   9'h000  radd_2nx8
 //   9'h100  radd_2nx8_t
 //   9'h001  radd_nx16
@@ -102,8 +103,6 @@
 //   9'h088  rorb2n
 //   9'h08a  rorbn_2
 `timescale 1ns / 1ps
-
-
 module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,result_o,mask_o);
     
     // Module arguments
@@ -1703,12 +1702,12 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     wire  out_valid_q;
     
     // Sub module instances
-    crosslane_reduce_op_decode in_dec(
+    crosslane_op_decode in_dec(
         .op_i(in_dec_op_i),
         .ctrl_o(in_dec_ctrl_o),
         .leaf_o(in_dec_leaf_o)
     );
-    crosslane_reduce_controls in_ctl(
+    crosslane_controls in_ctl(
         .ctrl_i(in_ctl_ctrl_i),
         .b8_o(in_ctl_b8_o),
         .h16_o(in_ctl_h16_o),
@@ -1728,7 +1727,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .vbool_fold_o(in_ctl_vbool_fold_o),
         .predicated_o(in_ctl_predicated_o)
     );
-    crosslane_reduce_leaf_key leaf_0(
+    crosslane_leaf_key leaf_0(
         .win_i(leaf_0_win_i),
         .vb_i(leaf_0_vb_i),
         .b8_i(leaf_0_b8_i),
@@ -1743,7 +1742,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_0_key_o),
         .act_o(leaf_0_act_o)
     );
-    crosslane_reduce_leaf_key leaf_1(
+    crosslane_leaf_key leaf_1(
         .win_i(leaf_1_win_i),
         .vb_i(leaf_1_vb_i),
         .b8_i(leaf_1_b8_i),
@@ -1758,7 +1757,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_1_key_o),
         .act_o(leaf_1_act_o)
     );
-    crosslane_reduce_leaf_key leaf_2(
+    crosslane_leaf_key leaf_2(
         .win_i(leaf_2_win_i),
         .vb_i(leaf_2_vb_i),
         .b8_i(leaf_2_b8_i),
@@ -1773,7 +1772,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_2_key_o),
         .act_o(leaf_2_act_o)
     );
-    crosslane_reduce_leaf_key leaf_3(
+    crosslane_leaf_key leaf_3(
         .win_i(leaf_3_win_i),
         .vb_i(leaf_3_vb_i),
         .b8_i(leaf_3_b8_i),
@@ -1788,7 +1787,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_3_key_o),
         .act_o(leaf_3_act_o)
     );
-    crosslane_reduce_leaf_key leaf_4(
+    crosslane_leaf_key leaf_4(
         .win_i(leaf_4_win_i),
         .vb_i(leaf_4_vb_i),
         .b8_i(leaf_4_b8_i),
@@ -1803,7 +1802,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_4_key_o),
         .act_o(leaf_4_act_o)
     );
-    crosslane_reduce_leaf_key leaf_5(
+    crosslane_leaf_key leaf_5(
         .win_i(leaf_5_win_i),
         .vb_i(leaf_5_vb_i),
         .b8_i(leaf_5_b8_i),
@@ -1818,7 +1817,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_5_key_o),
         .act_o(leaf_5_act_o)
     );
-    crosslane_reduce_leaf_key leaf_6(
+    crosslane_leaf_key leaf_6(
         .win_i(leaf_6_win_i),
         .vb_i(leaf_6_vb_i),
         .b8_i(leaf_6_b8_i),
@@ -1833,7 +1832,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_6_key_o),
         .act_o(leaf_6_act_o)
     );
-    crosslane_reduce_leaf_key leaf_7(
+    crosslane_leaf_key leaf_7(
         .win_i(leaf_7_win_i),
         .vb_i(leaf_7_vb_i),
         .b8_i(leaf_7_b8_i),
@@ -1848,7 +1847,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_7_key_o),
         .act_o(leaf_7_act_o)
     );
-    crosslane_reduce_leaf_key leaf_8(
+    crosslane_leaf_key leaf_8(
         .win_i(leaf_8_win_i),
         .vb_i(leaf_8_vb_i),
         .b8_i(leaf_8_b8_i),
@@ -1863,7 +1862,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_8_key_o),
         .act_o(leaf_8_act_o)
     );
-    crosslane_reduce_leaf_key leaf_9(
+    crosslane_leaf_key leaf_9(
         .win_i(leaf_9_win_i),
         .vb_i(leaf_9_vb_i),
         .b8_i(leaf_9_b8_i),
@@ -1878,7 +1877,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_9_key_o),
         .act_o(leaf_9_act_o)
     );
-    crosslane_reduce_leaf_key leaf_10(
+    crosslane_leaf_key leaf_10(
         .win_i(leaf_10_win_i),
         .vb_i(leaf_10_vb_i),
         .b8_i(leaf_10_b8_i),
@@ -1893,7 +1892,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_10_key_o),
         .act_o(leaf_10_act_o)
     );
-    crosslane_reduce_leaf_key leaf_11(
+    crosslane_leaf_key leaf_11(
         .win_i(leaf_11_win_i),
         .vb_i(leaf_11_vb_i),
         .b8_i(leaf_11_b8_i),
@@ -1908,7 +1907,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_11_key_o),
         .act_o(leaf_11_act_o)
     );
-    crosslane_reduce_leaf_key leaf_12(
+    crosslane_leaf_key leaf_12(
         .win_i(leaf_12_win_i),
         .vb_i(leaf_12_vb_i),
         .b8_i(leaf_12_b8_i),
@@ -1923,7 +1922,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_12_key_o),
         .act_o(leaf_12_act_o)
     );
-    crosslane_reduce_leaf_key leaf_13(
+    crosslane_leaf_key leaf_13(
         .win_i(leaf_13_win_i),
         .vb_i(leaf_13_vb_i),
         .b8_i(leaf_13_b8_i),
@@ -1938,7 +1937,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_13_key_o),
         .act_o(leaf_13_act_o)
     );
-    crosslane_reduce_leaf_key leaf_14(
+    crosslane_leaf_key leaf_14(
         .win_i(leaf_14_win_i),
         .vb_i(leaf_14_vb_i),
         .b8_i(leaf_14_b8_i),
@@ -1953,7 +1952,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_14_key_o),
         .act_o(leaf_14_act_o)
     );
-    crosslane_reduce_leaf_key leaf_15(
+    crosslane_leaf_key leaf_15(
         .win_i(leaf_15_win_i),
         .vb_i(leaf_15_vb_i),
         .b8_i(leaf_15_b8_i),
@@ -1968,177 +1967,177 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .key_o(leaf_15_key_o),
         .act_o(leaf_15_act_o)
     );
-    crosslane_reduce_reg32 in_key_0(
+    crosslane_reg32 in_key_0(
         .d(in_key_0_d),
         .q(in_key_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_1(
+    crosslane_reg32 in_key_1(
         .d(in_key_1_d),
         .q(in_key_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_2(
+    crosslane_reg32 in_key_2(
         .d(in_key_2_d),
         .q(in_key_2_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_3(
+    crosslane_reg32 in_key_3(
         .d(in_key_3_d),
         .q(in_key_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_4(
+    crosslane_reg32 in_key_4(
         .d(in_key_4_d),
         .q(in_key_4_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_5(
+    crosslane_reg32 in_key_5(
         .d(in_key_5_d),
         .q(in_key_5_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_6(
+    crosslane_reg32 in_key_6(
         .d(in_key_6_d),
         .q(in_key_6_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_7(
+    crosslane_reg32 in_key_7(
         .d(in_key_7_d),
         .q(in_key_7_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_8(
+    crosslane_reg32 in_key_8(
         .d(in_key_8_d),
         .q(in_key_8_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_9(
+    crosslane_reg32 in_key_9(
         .d(in_key_9_d),
         .q(in_key_9_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_10(
+    crosslane_reg32 in_key_10(
         .d(in_key_10_d),
         .q(in_key_10_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_11(
+    crosslane_reg32 in_key_11(
         .d(in_key_11_d),
         .q(in_key_11_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_12(
+    crosslane_reg32 in_key_12(
         .d(in_key_12_d),
         .q(in_key_12_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_13(
+    crosslane_reg32 in_key_13(
         .d(in_key_13_d),
         .q(in_key_13_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_14(
+    crosslane_reg32 in_key_14(
         .d(in_key_14_d),
         .q(in_key_14_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 in_key_15(
+    crosslane_reg32 in_key_15(
         .d(in_key_15_d),
         .q(in_key_15_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_0(
+    crosslane_reg64 in_act_0(
         .d(in_act_0_d),
         .q(in_act_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_1(
+    crosslane_reg64 in_act_1(
         .d(in_act_1_d),
         .q(in_act_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_2(
+    crosslane_reg64 in_act_2(
         .d(in_act_2_d),
         .q(in_act_2_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_3(
+    crosslane_reg64 in_act_3(
         .d(in_act_3_d),
         .q(in_act_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_4(
+    crosslane_reg64 in_act_4(
         .d(in_act_4_d),
         .q(in_act_4_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_5(
+    crosslane_reg64 in_act_5(
         .d(in_act_5_d),
         .q(in_act_5_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_6(
+    crosslane_reg64 in_act_6(
         .d(in_act_6_d),
         .q(in_act_6_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_7(
+    crosslane_reg64 in_act_7(
         .d(in_act_7_d),
         .q(in_act_7_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_8(
+    crosslane_reg64 in_act_8(
         .d(in_act_8_d),
         .q(in_act_8_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_9(
+    crosslane_reg64 in_act_9(
         .d(in_act_9_d),
         .q(in_act_9_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_10(
+    crosslane_reg64 in_act_10(
         .d(in_act_10_d),
         .q(in_act_10_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_11(
+    crosslane_reg64 in_act_11(
         .d(in_act_11_d),
         .q(in_act_11_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_12(
+    crosslane_reg64 in_act_12(
         .d(in_act_12_d),
         .q(in_act_12_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_13(
+    crosslane_reg64 in_act_13(
         .d(in_act_13_d),
         .q(in_act_13_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_14(
+    crosslane_reg64 in_act_14(
         .d(in_act_14_d),
         .q(in_act_14_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 in_act_15(
+    crosslane_reg64 in_act_15(
         .d(in_act_15_d),
         .q(in_act_15_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg53 in_ctrl(
+    crosslane_reg53 in_ctrl(
         .d(in_ctrl_d),
         .q(in_ctrl_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg1_init in_valid(
+    crosslane_reg1_init in_valid(
         .d(in_valid_d),
         .q(in_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_node_controls #(.pass_at(6'b10001), .sum_at(6'b10010), .max_at(6'b10011), .and_at(6'b10100), .or_at(6'b10101), .xor_at(6'b10110)) l1_ctl(
+    crosslane_node_controls #(.pass_at(6'b10001), .sum_at(6'b10010), .max_at(6'b10011), .and_at(6'b10100), .or_at(6'b10101), .xor_at(6'b10110)) l1_ctl(
         .ctrl_i(l1_ctl_ctrl_i),
         .pass_o(l1_ctl_pass_o),
         .sum_o(l1_ctl_sum_o),
@@ -2147,7 +2146,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l1_ctl_or_o),
         .xor_o(l1_ctl_xor_o)
     );
-    crosslane_reduce_node_controls #(.pass_at(6'b10111), .sum_at(6'b11000), .max_at(6'b11001), .and_at(6'b11010), .or_at(6'b11011), .xor_at(6'b11100)) l2_ctl(
+    crosslane_node_controls #(.pass_at(6'b10111), .sum_at(6'b11000), .max_at(6'b11001), .and_at(6'b11010), .or_at(6'b11011), .xor_at(6'b11100)) l2_ctl(
         .ctrl_i(l2_ctl_ctrl_i),
         .pass_o(l2_ctl_pass_o),
         .sum_o(l2_ctl_sum_o),
@@ -2156,7 +2155,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l2_ctl_or_o),
         .xor_o(l2_ctl_xor_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_0(
         .a_i(l1_0_a_i),
         .b_i(l1_0_b_i),
         .ma_i(l1_0_ma_i),
@@ -2172,7 +2171,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_0_val_o),
         .mask_o(l1_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_1(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_1(
         .a_i(l1_1_a_i),
         .b_i(l1_1_b_i),
         .ma_i(l1_1_ma_i),
@@ -2188,7 +2187,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_1_val_o),
         .mask_o(l1_1_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_2(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_2(
         .a_i(l1_2_a_i),
         .b_i(l1_2_b_i),
         .ma_i(l1_2_ma_i),
@@ -2204,7 +2203,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_2_val_o),
         .mask_o(l1_2_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_3(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_3(
         .a_i(l1_3_a_i),
         .b_i(l1_3_b_i),
         .ma_i(l1_3_ma_i),
@@ -2220,7 +2219,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_3_val_o),
         .mask_o(l1_3_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_4(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_4(
         .a_i(l1_4_a_i),
         .b_i(l1_4_b_i),
         .ma_i(l1_4_ma_i),
@@ -2236,7 +2235,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_4_val_o),
         .mask_o(l1_4_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_5(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_5(
         .a_i(l1_5_a_i),
         .b_i(l1_5_b_i),
         .ma_i(l1_5_ma_i),
@@ -2252,7 +2251,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_5_val_o),
         .mask_o(l1_5_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_6(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_6(
         .a_i(l1_6_a_i),
         .b_i(l1_6_b_i),
         .ma_i(l1_6_ma_i),
@@ -2268,7 +2267,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_6_val_o),
         .mask_o(l1_6_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_7(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_7(
         .a_i(l1_7_a_i),
         .b_i(l1_7_b_i),
         .ma_i(l1_7_ma_i),
@@ -2284,7 +2283,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_7_val_o),
         .mask_o(l1_7_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_8(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_8(
         .a_i(l1_8_a_i),
         .b_i(l1_8_b_i),
         .ma_i(l1_8_ma_i),
@@ -2300,7 +2299,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_8_val_o),
         .mask_o(l1_8_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_9(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_9(
         .a_i(l1_9_a_i),
         .b_i(l1_9_b_i),
         .ma_i(l1_9_ma_i),
@@ -2316,7 +2315,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_9_val_o),
         .mask_o(l1_9_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_10(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_10(
         .a_i(l1_10_a_i),
         .b_i(l1_10_b_i),
         .ma_i(l1_10_ma_i),
@@ -2332,7 +2331,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_10_val_o),
         .mask_o(l1_10_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_11(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_11(
         .a_i(l1_11_a_i),
         .b_i(l1_11_b_i),
         .ma_i(l1_11_ma_i),
@@ -2348,7 +2347,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_11_val_o),
         .mask_o(l1_11_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_12(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_12(
         .a_i(l1_12_a_i),
         .b_i(l1_12_b_i),
         .ma_i(l1_12_ma_i),
@@ -2364,7 +2363,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_12_val_o),
         .mask_o(l1_12_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_13(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_13(
         .a_i(l1_13_a_i),
         .b_i(l1_13_b_i),
         .ma_i(l1_13_ma_i),
@@ -2380,7 +2379,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_13_val_o),
         .mask_o(l1_13_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_14(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_14(
         .a_i(l1_14_a_i),
         .b_i(l1_14_b_i),
         .ma_i(l1_14_ma_i),
@@ -2396,7 +2395,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_14_val_o),
         .mask_o(l1_14_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_15(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_15(
         .a_i(l1_15_a_i),
         .b_i(l1_15_b_i),
         .ma_i(l1_15_ma_i),
@@ -2412,7 +2411,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_15_val_o),
         .mask_o(l1_15_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_16(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_16(
         .a_i(l1_16_a_i),
         .b_i(l1_16_b_i),
         .ma_i(l1_16_ma_i),
@@ -2428,7 +2427,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_16_val_o),
         .mask_o(l1_16_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_17(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_17(
         .a_i(l1_17_a_i),
         .b_i(l1_17_b_i),
         .ma_i(l1_17_ma_i),
@@ -2444,7 +2443,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_17_val_o),
         .mask_o(l1_17_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_18(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_18(
         .a_i(l1_18_a_i),
         .b_i(l1_18_b_i),
         .ma_i(l1_18_ma_i),
@@ -2460,7 +2459,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_18_val_o),
         .mask_o(l1_18_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_19(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_19(
         .a_i(l1_19_a_i),
         .b_i(l1_19_b_i),
         .ma_i(l1_19_ma_i),
@@ -2476,7 +2475,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_19_val_o),
         .mask_o(l1_19_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_20(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_20(
         .a_i(l1_20_a_i),
         .b_i(l1_20_b_i),
         .ma_i(l1_20_ma_i),
@@ -2492,7 +2491,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_20_val_o),
         .mask_o(l1_20_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_21(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_21(
         .a_i(l1_21_a_i),
         .b_i(l1_21_b_i),
         .ma_i(l1_21_ma_i),
@@ -2508,7 +2507,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_21_val_o),
         .mask_o(l1_21_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_22(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_22(
         .a_i(l1_22_a_i),
         .b_i(l1_22_b_i),
         .ma_i(l1_22_ma_i),
@@ -2524,7 +2523,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_22_val_o),
         .mask_o(l1_22_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_23(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_23(
         .a_i(l1_23_a_i),
         .b_i(l1_23_b_i),
         .ma_i(l1_23_ma_i),
@@ -2540,7 +2539,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_23_val_o),
         .mask_o(l1_23_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_24(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_24(
         .a_i(l1_24_a_i),
         .b_i(l1_24_b_i),
         .ma_i(l1_24_ma_i),
@@ -2556,7 +2555,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_24_val_o),
         .mask_o(l1_24_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_25(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_25(
         .a_i(l1_25_a_i),
         .b_i(l1_25_b_i),
         .ma_i(l1_25_ma_i),
@@ -2572,7 +2571,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_25_val_o),
         .mask_o(l1_25_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_26(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_26(
         .a_i(l1_26_a_i),
         .b_i(l1_26_b_i),
         .ma_i(l1_26_ma_i),
@@ -2588,7 +2587,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_26_val_o),
         .mask_o(l1_26_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_27(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_27(
         .a_i(l1_27_a_i),
         .b_i(l1_27_b_i),
         .ma_i(l1_27_ma_i),
@@ -2604,7 +2603,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_27_val_o),
         .mask_o(l1_27_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_28(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_28(
         .a_i(l1_28_a_i),
         .b_i(l1_28_b_i),
         .ma_i(l1_28_ma_i),
@@ -2620,7 +2619,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_28_val_o),
         .mask_o(l1_28_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_29(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_29(
         .a_i(l1_29_a_i),
         .b_i(l1_29_b_i),
         .ma_i(l1_29_ma_i),
@@ -2636,7 +2635,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_29_val_o),
         .mask_o(l1_29_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_30(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_30(
         .a_i(l1_30_a_i),
         .b_i(l1_30_b_i),
         .ma_i(l1_30_ma_i),
@@ -2652,7 +2651,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_30_val_o),
         .mask_o(l1_30_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_31(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h8), .child_slots(64'h1), .live(32'h1ff)) l1_31(
         .a_i(l1_31_a_i),
         .b_i(l1_31_b_i),
         .ma_i(l1_31_ma_i),
@@ -2668,199 +2667,199 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l1_31_val_o),
         .mask_o(l1_31_mask_o)
     );
-    crosslane_reduce_window_compare l2_cmp_0(
+    crosslane_window_compare l2_cmp_0(
         .key_i(l2_cmp_0_key_i),
         .pairs_i(l2_cmp_0_pairs_i),
         .b_wins_o(l2_cmp_0_b_wins_o),
         .a_wins_o(l2_cmp_0_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_1(
+    crosslane_window_compare l2_cmp_1(
         .key_i(l2_cmp_1_key_i),
         .pairs_i(l2_cmp_1_pairs_i),
         .b_wins_o(l2_cmp_1_b_wins_o),
         .a_wins_o(l2_cmp_1_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_2(
+    crosslane_window_compare l2_cmp_2(
         .key_i(l2_cmp_2_key_i),
         .pairs_i(l2_cmp_2_pairs_i),
         .b_wins_o(l2_cmp_2_b_wins_o),
         .a_wins_o(l2_cmp_2_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_3(
+    crosslane_window_compare l2_cmp_3(
         .key_i(l2_cmp_3_key_i),
         .pairs_i(l2_cmp_3_pairs_i),
         .b_wins_o(l2_cmp_3_b_wins_o),
         .a_wins_o(l2_cmp_3_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_4(
+    crosslane_window_compare l2_cmp_4(
         .key_i(l2_cmp_4_key_i),
         .pairs_i(l2_cmp_4_pairs_i),
         .b_wins_o(l2_cmp_4_b_wins_o),
         .a_wins_o(l2_cmp_4_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_5(
+    crosslane_window_compare l2_cmp_5(
         .key_i(l2_cmp_5_key_i),
         .pairs_i(l2_cmp_5_pairs_i),
         .b_wins_o(l2_cmp_5_b_wins_o),
         .a_wins_o(l2_cmp_5_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_6(
+    crosslane_window_compare l2_cmp_6(
         .key_i(l2_cmp_6_key_i),
         .pairs_i(l2_cmp_6_pairs_i),
         .b_wins_o(l2_cmp_6_b_wins_o),
         .a_wins_o(l2_cmp_6_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_7(
+    crosslane_window_compare l2_cmp_7(
         .key_i(l2_cmp_7_key_i),
         .pairs_i(l2_cmp_7_pairs_i),
         .b_wins_o(l2_cmp_7_b_wins_o),
         .a_wins_o(l2_cmp_7_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_8(
+    crosslane_window_compare l2_cmp_8(
         .key_i(l2_cmp_8_key_i),
         .pairs_i(l2_cmp_8_pairs_i),
         .b_wins_o(l2_cmp_8_b_wins_o),
         .a_wins_o(l2_cmp_8_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_9(
+    crosslane_window_compare l2_cmp_9(
         .key_i(l2_cmp_9_key_i),
         .pairs_i(l2_cmp_9_pairs_i),
         .b_wins_o(l2_cmp_9_b_wins_o),
         .a_wins_o(l2_cmp_9_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_10(
+    crosslane_window_compare l2_cmp_10(
         .key_i(l2_cmp_10_key_i),
         .pairs_i(l2_cmp_10_pairs_i),
         .b_wins_o(l2_cmp_10_b_wins_o),
         .a_wins_o(l2_cmp_10_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_11(
+    crosslane_window_compare l2_cmp_11(
         .key_i(l2_cmp_11_key_i),
         .pairs_i(l2_cmp_11_pairs_i),
         .b_wins_o(l2_cmp_11_b_wins_o),
         .a_wins_o(l2_cmp_11_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_12(
+    crosslane_window_compare l2_cmp_12(
         .key_i(l2_cmp_12_key_i),
         .pairs_i(l2_cmp_12_pairs_i),
         .b_wins_o(l2_cmp_12_b_wins_o),
         .a_wins_o(l2_cmp_12_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_13(
+    crosslane_window_compare l2_cmp_13(
         .key_i(l2_cmp_13_key_i),
         .pairs_i(l2_cmp_13_pairs_i),
         .b_wins_o(l2_cmp_13_b_wins_o),
         .a_wins_o(l2_cmp_13_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_14(
+    crosslane_window_compare l2_cmp_14(
         .key_i(l2_cmp_14_key_i),
         .pairs_i(l2_cmp_14_pairs_i),
         .b_wins_o(l2_cmp_14_b_wins_o),
         .a_wins_o(l2_cmp_14_a_wins_o)
     );
-    crosslane_reduce_window_compare l2_cmp_15(
+    crosslane_window_compare l2_cmp_15(
         .key_i(l2_cmp_15_key_i),
         .pairs_i(l2_cmp_15_pairs_i),
         .b_wins_o(l2_cmp_15_b_wins_o),
         .a_wins_o(l2_cmp_15_a_wins_o)
     );
-    crosslane_reduce_window_sum l2_sum_0(
+    crosslane_window_sum l2_sum_0(
         .key_i(l2_sum_0_key_i),
         .pairs_i(l2_sum_0_pairs_i),
         .sum_i(l2_sum_0_sum_i),
         .sum_o(l2_sum_0_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_1(
+    crosslane_window_sum l2_sum_1(
         .key_i(l2_sum_1_key_i),
         .pairs_i(l2_sum_1_pairs_i),
         .sum_i(l2_sum_1_sum_i),
         .sum_o(l2_sum_1_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_2(
+    crosslane_window_sum l2_sum_2(
         .key_i(l2_sum_2_key_i),
         .pairs_i(l2_sum_2_pairs_i),
         .sum_i(l2_sum_2_sum_i),
         .sum_o(l2_sum_2_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_3(
+    crosslane_window_sum l2_sum_3(
         .key_i(l2_sum_3_key_i),
         .pairs_i(l2_sum_3_pairs_i),
         .sum_i(l2_sum_3_sum_i),
         .sum_o(l2_sum_3_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_4(
+    crosslane_window_sum l2_sum_4(
         .key_i(l2_sum_4_key_i),
         .pairs_i(l2_sum_4_pairs_i),
         .sum_i(l2_sum_4_sum_i),
         .sum_o(l2_sum_4_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_5(
+    crosslane_window_sum l2_sum_5(
         .key_i(l2_sum_5_key_i),
         .pairs_i(l2_sum_5_pairs_i),
         .sum_i(l2_sum_5_sum_i),
         .sum_o(l2_sum_5_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_6(
+    crosslane_window_sum l2_sum_6(
         .key_i(l2_sum_6_key_i),
         .pairs_i(l2_sum_6_pairs_i),
         .sum_i(l2_sum_6_sum_i),
         .sum_o(l2_sum_6_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_7(
+    crosslane_window_sum l2_sum_7(
         .key_i(l2_sum_7_key_i),
         .pairs_i(l2_sum_7_pairs_i),
         .sum_i(l2_sum_7_sum_i),
         .sum_o(l2_sum_7_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_8(
+    crosslane_window_sum l2_sum_8(
         .key_i(l2_sum_8_key_i),
         .pairs_i(l2_sum_8_pairs_i),
         .sum_i(l2_sum_8_sum_i),
         .sum_o(l2_sum_8_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_9(
+    crosslane_window_sum l2_sum_9(
         .key_i(l2_sum_9_key_i),
         .pairs_i(l2_sum_9_pairs_i),
         .sum_i(l2_sum_9_sum_i),
         .sum_o(l2_sum_9_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_10(
+    crosslane_window_sum l2_sum_10(
         .key_i(l2_sum_10_key_i),
         .pairs_i(l2_sum_10_pairs_i),
         .sum_i(l2_sum_10_sum_i),
         .sum_o(l2_sum_10_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_11(
+    crosslane_window_sum l2_sum_11(
         .key_i(l2_sum_11_key_i),
         .pairs_i(l2_sum_11_pairs_i),
         .sum_i(l2_sum_11_sum_i),
         .sum_o(l2_sum_11_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_12(
+    crosslane_window_sum l2_sum_12(
         .key_i(l2_sum_12_key_i),
         .pairs_i(l2_sum_12_pairs_i),
         .sum_i(l2_sum_12_sum_i),
         .sum_o(l2_sum_12_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_13(
+    crosslane_window_sum l2_sum_13(
         .key_i(l2_sum_13_key_i),
         .pairs_i(l2_sum_13_pairs_i),
         .sum_i(l2_sum_13_sum_i),
         .sum_o(l2_sum_13_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_14(
+    crosslane_window_sum l2_sum_14(
         .key_i(l2_sum_14_key_i),
         .pairs_i(l2_sum_14_pairs_i),
         .sum_i(l2_sum_14_sum_i),
         .sum_o(l2_sum_14_sum_o)
     );
-    crosslane_reduce_window_sum l2_sum_15(
+    crosslane_window_sum l2_sum_15(
         .key_i(l2_sum_15_key_i),
         .pairs_i(l2_sum_15_pairs_i),
         .sum_i(l2_sum_15_sum_i),
         .sum_o(l2_sum_15_sum_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_0(
         .a_i(l2_0_a_i),
         .b_i(l2_0_b_i),
         .ma_i(l2_0_ma_i),
@@ -2876,7 +2875,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_0_val_o),
         .mask_o(l2_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_1(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_1(
         .a_i(l2_1_a_i),
         .b_i(l2_1_b_i),
         .ma_i(l2_1_ma_i),
@@ -2892,7 +2891,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_1_val_o),
         .mask_o(l2_1_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_2(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_2(
         .a_i(l2_2_a_i),
         .b_i(l2_2_b_i),
         .ma_i(l2_2_ma_i),
@@ -2908,7 +2907,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_2_val_o),
         .mask_o(l2_2_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_3(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_3(
         .a_i(l2_3_a_i),
         .b_i(l2_3_b_i),
         .ma_i(l2_3_ma_i),
@@ -2924,7 +2923,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_3_val_o),
         .mask_o(l2_3_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_4(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_4(
         .a_i(l2_4_a_i),
         .b_i(l2_4_b_i),
         .ma_i(l2_4_ma_i),
@@ -2940,7 +2939,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_4_val_o),
         .mask_o(l2_4_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_5(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_5(
         .a_i(l2_5_a_i),
         .b_i(l2_5_b_i),
         .ma_i(l2_5_ma_i),
@@ -2956,7 +2955,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_5_val_o),
         .mask_o(l2_5_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_6(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_6(
         .a_i(l2_6_a_i),
         .b_i(l2_6_b_i),
         .ma_i(l2_6_ma_i),
@@ -2972,7 +2971,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_6_val_o),
         .mask_o(l2_6_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_7(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_7(
         .a_i(l2_7_a_i),
         .b_i(l2_7_b_i),
         .ma_i(l2_7_ma_i),
@@ -2988,7 +2987,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_7_val_o),
         .mask_o(l2_7_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_8(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_8(
         .a_i(l2_8_a_i),
         .b_i(l2_8_b_i),
         .ma_i(l2_8_ma_i),
@@ -3004,7 +3003,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_8_val_o),
         .mask_o(l2_8_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_9(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_9(
         .a_i(l2_9_a_i),
         .b_i(l2_9_b_i),
         .ma_i(l2_9_ma_i),
@@ -3020,7 +3019,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_9_val_o),
         .mask_o(l2_9_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_10(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_10(
         .a_i(l2_10_a_i),
         .b_i(l2_10_b_i),
         .ma_i(l2_10_ma_i),
@@ -3036,7 +3035,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_10_val_o),
         .mask_o(l2_10_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_11(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_11(
         .a_i(l2_11_a_i),
         .b_i(l2_11_b_i),
         .ma_i(l2_11_ma_i),
@@ -3052,7 +3051,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_11_val_o),
         .mask_o(l2_11_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_12(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_12(
         .a_i(l2_12_a_i),
         .b_i(l2_12_b_i),
         .ma_i(l2_12_ma_i),
@@ -3068,7 +3067,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_12_val_o),
         .mask_o(l2_12_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_13(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_13(
         .a_i(l2_13_a_i),
         .b_i(l2_13_b_i),
         .ma_i(l2_13_ma_i),
@@ -3084,7 +3083,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_13_val_o),
         .mask_o(l2_13_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_14(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_14(
         .a_i(l2_14_a_i),
         .b_i(l2_14_b_i),
         .ma_i(l2_14_ma_i),
@@ -3100,7 +3099,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_14_val_o),
         .mask_o(l2_14_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_15(
+    crosslane_tree_node #(.given_compare(1'b1), .child_bits(32'h10), .child_slots(64'h2), .live(32'h1ffff)) l2_15(
         .a_i(l2_15_a_i),
         .b_i(l2_15_b_i),
         .ma_i(l2_15_ma_i),
@@ -3116,177 +3115,177 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l2_15_val_o),
         .mask_o(l2_15_mask_o)
     );
-    crosslane_reduce_reg32 s2_val_0(
+    crosslane_reg32 s2_val_0(
         .d(s2_val_0_d),
         .q(s2_val_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_1(
+    crosslane_reg32 s2_val_1(
         .d(s2_val_1_d),
         .q(s2_val_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_2(
+    crosslane_reg32 s2_val_2(
         .d(s2_val_2_d),
         .q(s2_val_2_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_3(
+    crosslane_reg32 s2_val_3(
         .d(s2_val_3_d),
         .q(s2_val_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_4(
+    crosslane_reg32 s2_val_4(
         .d(s2_val_4_d),
         .q(s2_val_4_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_5(
+    crosslane_reg32 s2_val_5(
         .d(s2_val_5_d),
         .q(s2_val_5_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_6(
+    crosslane_reg32 s2_val_6(
         .d(s2_val_6_d),
         .q(s2_val_6_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_7(
+    crosslane_reg32 s2_val_7(
         .d(s2_val_7_d),
         .q(s2_val_7_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_8(
+    crosslane_reg32 s2_val_8(
         .d(s2_val_8_d),
         .q(s2_val_8_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_9(
+    crosslane_reg32 s2_val_9(
         .d(s2_val_9_d),
         .q(s2_val_9_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_10(
+    crosslane_reg32 s2_val_10(
         .d(s2_val_10_d),
         .q(s2_val_10_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_11(
+    crosslane_reg32 s2_val_11(
         .d(s2_val_11_d),
         .q(s2_val_11_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_12(
+    crosslane_reg32 s2_val_12(
         .d(s2_val_12_d),
         .q(s2_val_12_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_13(
+    crosslane_reg32 s2_val_13(
         .d(s2_val_13_d),
         .q(s2_val_13_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_14(
+    crosslane_reg32 s2_val_14(
         .d(s2_val_14_d),
         .q(s2_val_14_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s2_val_15(
+    crosslane_reg32 s2_val_15(
         .d(s2_val_15_d),
         .q(s2_val_15_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_0(
+    crosslane_reg64 s2_mask_0(
         .d(s2_mask_0_d),
         .q(s2_mask_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_1(
+    crosslane_reg64 s2_mask_1(
         .d(s2_mask_1_d),
         .q(s2_mask_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_2(
+    crosslane_reg64 s2_mask_2(
         .d(s2_mask_2_d),
         .q(s2_mask_2_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_3(
+    crosslane_reg64 s2_mask_3(
         .d(s2_mask_3_d),
         .q(s2_mask_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_4(
+    crosslane_reg64 s2_mask_4(
         .d(s2_mask_4_d),
         .q(s2_mask_4_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_5(
+    crosslane_reg64 s2_mask_5(
         .d(s2_mask_5_d),
         .q(s2_mask_5_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_6(
+    crosslane_reg64 s2_mask_6(
         .d(s2_mask_6_d),
         .q(s2_mask_6_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_7(
+    crosslane_reg64 s2_mask_7(
         .d(s2_mask_7_d),
         .q(s2_mask_7_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_8(
+    crosslane_reg64 s2_mask_8(
         .d(s2_mask_8_d),
         .q(s2_mask_8_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_9(
+    crosslane_reg64 s2_mask_9(
         .d(s2_mask_9_d),
         .q(s2_mask_9_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_10(
+    crosslane_reg64 s2_mask_10(
         .d(s2_mask_10_d),
         .q(s2_mask_10_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_11(
+    crosslane_reg64 s2_mask_11(
         .d(s2_mask_11_d),
         .q(s2_mask_11_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_12(
+    crosslane_reg64 s2_mask_12(
         .d(s2_mask_12_d),
         .q(s2_mask_12_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_13(
+    crosslane_reg64 s2_mask_13(
         .d(s2_mask_13_d),
         .q(s2_mask_13_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_14(
+    crosslane_reg64 s2_mask_14(
         .d(s2_mask_14_d),
         .q(s2_mask_14_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s2_mask_15(
+    crosslane_reg64 s2_mask_15(
         .d(s2_mask_15_d),
         .q(s2_mask_15_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg53 s2_ctrl(
+    crosslane_reg53 s2_ctrl(
         .d(s2_ctrl_d),
         .q(s2_ctrl_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg1_init s2_valid(
+    crosslane_reg1_init s2_valid(
         .d(s2_valid_d),
         .q(s2_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_node_controls #(.pass_at(6'b11101), .sum_at(6'b11110), .max_at(6'b11111), .and_at(6'b100000), .or_at(6'b100001), .xor_at(6'b100010)) l3_ctl(
+    crosslane_node_controls #(.pass_at(6'b11101), .sum_at(6'b11110), .max_at(6'b11111), .and_at(6'b100000), .or_at(6'b100001), .xor_at(6'b100010)) l3_ctl(
         .ctrl_i(l3_ctl_ctrl_i),
         .pass_o(l3_ctl_pass_o),
         .sum_o(l3_ctl_sum_o),
@@ -3295,7 +3294,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l3_ctl_or_o),
         .xor_o(l3_ctl_xor_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_0(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_0(
         .a_i(l3_0_a_i),
         .b_i(l3_0_b_i),
         .ma_i(l3_0_ma_i),
@@ -3311,7 +3310,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l3_0_val_o),
         .mask_o(l3_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_1(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_1(
         .a_i(l3_1_a_i),
         .b_i(l3_1_b_i),
         .ma_i(l3_1_ma_i),
@@ -3327,7 +3326,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l3_1_val_o),
         .mask_o(l3_1_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_2(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_2(
         .a_i(l3_2_a_i),
         .b_i(l3_2_b_i),
         .ma_i(l3_2_ma_i),
@@ -3343,7 +3342,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l3_2_val_o),
         .mask_o(l3_2_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_3(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_3(
         .a_i(l3_3_a_i),
         .b_i(l3_3_b_i),
         .ma_i(l3_3_ma_i),
@@ -3359,7 +3358,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l3_3_val_o),
         .mask_o(l3_3_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_4(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_4(
         .a_i(l3_4_a_i),
         .b_i(l3_4_b_i),
         .ma_i(l3_4_ma_i),
@@ -3375,7 +3374,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l3_4_val_o),
         .mask_o(l3_4_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_5(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_5(
         .a_i(l3_5_a_i),
         .b_i(l3_5_b_i),
         .ma_i(l3_5_ma_i),
@@ -3391,7 +3390,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l3_5_val_o),
         .mask_o(l3_5_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_6(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_6(
         .a_i(l3_6_a_i),
         .b_i(l3_6_b_i),
         .ma_i(l3_6_ma_i),
@@ -3407,7 +3406,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l3_6_val_o),
         .mask_o(l3_6_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_7(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h4), .live(32'hffffffff)) l3_7(
         .a_i(l3_7_a_i),
         .b_i(l3_7_b_i),
         .ma_i(l3_7_ma_i),
@@ -3423,97 +3422,97 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l3_7_val_o),
         .mask_o(l3_7_mask_o)
     );
-    crosslane_reduce_reg32 s3_val_0(
+    crosslane_reg32 s3_val_0(
         .d(s3_val_0_d),
         .q(s3_val_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s3_val_1(
+    crosslane_reg32 s3_val_1(
         .d(s3_val_1_d),
         .q(s3_val_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s3_val_2(
+    crosslane_reg32 s3_val_2(
         .d(s3_val_2_d),
         .q(s3_val_2_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s3_val_3(
+    crosslane_reg32 s3_val_3(
         .d(s3_val_3_d),
         .q(s3_val_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s3_val_4(
+    crosslane_reg32 s3_val_4(
         .d(s3_val_4_d),
         .q(s3_val_4_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s3_val_5(
+    crosslane_reg32 s3_val_5(
         .d(s3_val_5_d),
         .q(s3_val_5_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s3_val_6(
+    crosslane_reg32 s3_val_6(
         .d(s3_val_6_d),
         .q(s3_val_6_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s3_val_7(
+    crosslane_reg32 s3_val_7(
         .d(s3_val_7_d),
         .q(s3_val_7_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s3_mask_0(
+    crosslane_reg64 s3_mask_0(
         .d(s3_mask_0_d),
         .q(s3_mask_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s3_mask_1(
+    crosslane_reg64 s3_mask_1(
         .d(s3_mask_1_d),
         .q(s3_mask_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s3_mask_2(
+    crosslane_reg64 s3_mask_2(
         .d(s3_mask_2_d),
         .q(s3_mask_2_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s3_mask_3(
+    crosslane_reg64 s3_mask_3(
         .d(s3_mask_3_d),
         .q(s3_mask_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s3_mask_4(
+    crosslane_reg64 s3_mask_4(
         .d(s3_mask_4_d),
         .q(s3_mask_4_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s3_mask_5(
+    crosslane_reg64 s3_mask_5(
         .d(s3_mask_5_d),
         .q(s3_mask_5_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s3_mask_6(
+    crosslane_reg64 s3_mask_6(
         .d(s3_mask_6_d),
         .q(s3_mask_6_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s3_mask_7(
+    crosslane_reg64 s3_mask_7(
         .d(s3_mask_7_d),
         .q(s3_mask_7_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg53 s3_ctrl(
+    crosslane_reg53 s3_ctrl(
         .d(s3_ctrl_d),
         .q(s3_ctrl_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg1_init s3_valid(
+    crosslane_reg1_init s3_valid(
         .d(s3_valid_d),
         .q(s3_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_node_controls #(.pass_at(6'b100011), .sum_at(6'b100100), .max_at(6'b100101), .and_at(6'b100110), .or_at(6'b100111), .xor_at(6'b101000)) l4_ctl(
+    crosslane_node_controls #(.pass_at(6'b100011), .sum_at(6'b100100), .max_at(6'b100101), .and_at(6'b100110), .or_at(6'b100111), .xor_at(6'b101000)) l4_ctl(
         .ctrl_i(l4_ctl_ctrl_i),
         .pass_o(l4_ctl_pass_o),
         .sum_o(l4_ctl_sum_o),
@@ -3522,7 +3521,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l4_ctl_or_o),
         .xor_o(l4_ctl_xor_o)
     );
-    crosslane_reduce_ahead_compare l4_ahead_0(
+    crosslane_ahead_compare #(.used(1'b0)) l4_ahead_0(
         .l0_i(l4_ahead_0_l0_i),
         .l1_i(l4_ahead_0_l1_i),
         .r0_i(l4_ahead_0_r0_i),
@@ -3530,7 +3529,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .b_wins_o(l4_ahead_0_b_wins_o),
         .a_wins_o(l4_ahead_0_a_wins_o)
     );
-    crosslane_reduce_ahead_compare l4_ahead_1(
+    crosslane_ahead_compare #(.used(1'b0)) l4_ahead_1(
         .l0_i(l4_ahead_1_l0_i),
         .l1_i(l4_ahead_1_l1_i),
         .r0_i(l4_ahead_1_r0_i),
@@ -3538,7 +3537,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .b_wins_o(l4_ahead_1_b_wins_o),
         .a_wins_o(l4_ahead_1_a_wins_o)
     );
-    crosslane_reduce_ahead_compare l4_ahead_2(
+    crosslane_ahead_compare #(.used(1'b0)) l4_ahead_2(
         .l0_i(l4_ahead_2_l0_i),
         .l1_i(l4_ahead_2_l1_i),
         .r0_i(l4_ahead_2_r0_i),
@@ -3546,7 +3545,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .b_wins_o(l4_ahead_2_b_wins_o),
         .a_wins_o(l4_ahead_2_a_wins_o)
     );
-    crosslane_reduce_ahead_compare l4_ahead_3(
+    crosslane_ahead_compare #(.used(1'b0)) l4_ahead_3(
         .l0_i(l4_ahead_3_l0_i),
         .l1_i(l4_ahead_3_l1_i),
         .r0_i(l4_ahead_3_r0_i),
@@ -3554,7 +3553,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .b_wins_o(l4_ahead_3_b_wins_o),
         .a_wins_o(l4_ahead_3_a_wins_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
         .a_i(l4_0_a_i),
         .b_i(l4_0_b_i),
         .ma_i(l4_0_ma_i),
@@ -3570,7 +3569,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l4_0_val_o),
         .mask_o(l4_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_1(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_1(
         .a_i(l4_1_a_i),
         .b_i(l4_1_b_i),
         .ma_i(l4_1_ma_i),
@@ -3586,7 +3585,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l4_1_val_o),
         .mask_o(l4_1_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_2(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_2(
         .a_i(l4_2_a_i),
         .b_i(l4_2_b_i),
         .ma_i(l4_2_ma_i),
@@ -3602,7 +3601,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l4_2_val_o),
         .mask_o(l4_2_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_3(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_3(
         .a_i(l4_3_a_i),
         .b_i(l4_3_b_i),
         .ma_i(l4_3_ma_i),
@@ -3618,57 +3617,57 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l4_3_val_o),
         .mask_o(l4_3_mask_o)
     );
-    crosslane_reduce_reg32 s4_val_0(
+    crosslane_reg32 s4_val_0(
         .d(s4_val_0_d),
         .q(s4_val_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s4_val_1(
+    crosslane_reg32 s4_val_1(
         .d(s4_val_1_d),
         .q(s4_val_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s4_val_2(
+    crosslane_reg32 s4_val_2(
         .d(s4_val_2_d),
         .q(s4_val_2_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s4_val_3(
+    crosslane_reg32 s4_val_3(
         .d(s4_val_3_d),
         .q(s4_val_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s4_mask_0(
+    crosslane_reg64 s4_mask_0(
         .d(s4_mask_0_d),
         .q(s4_mask_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s4_mask_1(
+    crosslane_reg64 s4_mask_1(
         .d(s4_mask_1_d),
         .q(s4_mask_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s4_mask_2(
+    crosslane_reg64 s4_mask_2(
         .d(s4_mask_2_d),
         .q(s4_mask_2_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s4_mask_3(
+    crosslane_reg64 s4_mask_3(
         .d(s4_mask_3_d),
         .q(s4_mask_3_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg53 s4_ctrl(
+    crosslane_reg53 s4_ctrl(
         .d(s4_ctrl_d),
         .q(s4_ctrl_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg1_init s4_valid(
+    crosslane_reg1_init s4_valid(
         .d(s4_valid_d),
         .q(s4_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_node_controls #(.pass_at(6'b101001), .sum_at(6'b101010), .max_at(6'b101011), .and_at(6'b101100), .or_at(6'b101101), .xor_at(6'b101110)) l5_ctl(
+    crosslane_node_controls #(.pass_at(6'b101001), .sum_at(6'b101010), .max_at(6'b101011), .and_at(6'b101100), .or_at(6'b101101), .xor_at(6'b101110)) l5_ctl(
         .ctrl_i(l5_ctl_ctrl_i),
         .pass_o(l5_ctl_pass_o),
         .sum_o(l5_ctl_sum_o),
@@ -3677,7 +3676,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l5_ctl_or_o),
         .xor_o(l5_ctl_xor_o)
     );
-    crosslane_reduce_ahead_compare l5_ahead_0(
+    crosslane_ahead_compare #(.used(1'b0)) l5_ahead_0(
         .l0_i(l5_ahead_0_l0_i),
         .l1_i(l5_ahead_0_l1_i),
         .r0_i(l5_ahead_0_r0_i),
@@ -3685,7 +3684,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .b_wins_o(l5_ahead_0_b_wins_o),
         .a_wins_o(l5_ahead_0_a_wins_o)
     );
-    crosslane_reduce_ahead_compare l5_ahead_1(
+    crosslane_ahead_compare #(.used(1'b0)) l5_ahead_1(
         .l0_i(l5_ahead_1_l0_i),
         .l1_i(l5_ahead_1_l1_i),
         .r0_i(l5_ahead_1_r0_i),
@@ -3693,7 +3692,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .b_wins_o(l5_ahead_1_b_wins_o),
         .a_wins_o(l5_ahead_1_a_wins_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
         .a_i(l5_0_a_i),
         .b_i(l5_0_b_i),
         .ma_i(l5_0_ma_i),
@@ -3709,7 +3708,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l5_0_val_o),
         .mask_o(l5_0_mask_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_1(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_1(
         .a_i(l5_1_a_i),
         .b_i(l5_1_b_i),
         .ma_i(l5_1_ma_i),
@@ -3725,37 +3724,37 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l5_1_val_o),
         .mask_o(l5_1_mask_o)
     );
-    crosslane_reduce_reg32 s5_val_0(
+    crosslane_reg32 s5_val_0(
         .d(s5_val_0_d),
         .q(s5_val_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg32 s5_val_1(
+    crosslane_reg32 s5_val_1(
         .d(s5_val_1_d),
         .q(s5_val_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s5_mask_0(
+    crosslane_reg64 s5_mask_0(
         .d(s5_mask_0_d),
         .q(s5_mask_0_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 s5_mask_1(
+    crosslane_reg64 s5_mask_1(
         .d(s5_mask_1_d),
         .q(s5_mask_1_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg53 s5_ctrl(
+    crosslane_reg53 s5_ctrl(
         .d(s5_ctrl_d),
         .q(s5_ctrl_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg1_init s5_valid(
+    crosslane_reg1_init s5_valid(
         .d(s5_valid_d),
         .q(s5_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_node_controls #(.pass_at(6'b101111), .sum_at(6'b110000), .max_at(6'b110001), .and_at(6'b110010), .or_at(6'b110011), .xor_at(6'b110100)) l6_ctl(
+    crosslane_node_controls #(.pass_at(6'b101111), .sum_at(6'b110000), .max_at(6'b110001), .and_at(6'b110010), .or_at(6'b110011), .xor_at(6'b110100)) l6_ctl(
         .ctrl_i(l6_ctl_ctrl_i),
         .pass_o(l6_ctl_pass_o),
         .sum_o(l6_ctl_sum_o),
@@ -3764,7 +3763,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l6_ctl_or_o),
         .xor_o(l6_ctl_xor_o)
     );
-    crosslane_reduce_controls out_ctl(
+    crosslane_controls out_ctl(
         .ctrl_i(out_ctl_ctrl_i),
         .b8_o(out_ctl_b8_o),
         .h16_o(out_ctl_h16_o),
@@ -3784,7 +3783,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .vbool_fold_o(out_ctl_vbool_fold_o),
         .predicated_o(out_ctl_predicated_o)
     );
-    crosslane_reduce_ahead_compare l6_ahead(
+    crosslane_ahead_compare #(.used(1'b0)) l6_ahead(
         .l0_i(l6_ahead_l0_i),
         .l1_i(l6_ahead_l1_i),
         .r0_i(l6_ahead_r0_i),
@@ -3792,7 +3791,7 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .b_wins_o(l6_ahead_b_wins_o),
         .a_wins_o(l6_ahead_a_wins_o)
     );
-    crosslane_reduce_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
+    crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
         .a_i(l6_a_i),
         .b_i(l6_b_i),
         .ma_i(l6_ma_i),
@@ -3808,32 +3807,32 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .val_o(l6_val_o),
         .mask_o(l6_mask_o)
     );
-    crosslane_reduce_reg32 f_root(
+    crosslane_reg32 f_root(
         .d(f_root_d),
         .q(f_root_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 f_mask(
+    crosslane_reg64 f_mask(
         .d(f_mask_d),
         .q(f_mask_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg1 f_none(
+    crosslane_reg1 f_none(
         .d(f_none_d),
         .q(f_none_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg17 f_ctrl(
+    crosslane_reg17 f_ctrl(
         .d(f_ctrl_d),
         .q(f_ctrl_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg1_init f_valid(
+    crosslane_reg1_init f_valid(
         .d(f_valid_d),
         .q(f_valid_q),
         .clock(clk_i)
     );
-    crosslane_reduce_result_format format(
+    crosslane_result_format format(
         .root_i(format_root_i),
         .none_i(format_none_i),
         .mask_i(format_mask_i),
@@ -3852,17 +3851,17 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .result_o(format_result_o),
         .mask_o(format_mask_o)
     );
-    crosslane_reduce_reg32 out_result(
+    crosslane_reg32 out_result(
         .d(out_result_d),
         .q(out_result_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg64 out_mask(
+    crosslane_reg64 out_mask(
         .d(out_mask_d),
         .q(out_mask_q),
         .clock(clk_i)
     );
-    crosslane_reduce_reg1_init out_valid(
+    crosslane_reg1_init out_valid(
         .d(out_valid_d),
         .q(out_valid_q),
         .clock(clk_i)
@@ -5050,838 +5049,3 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     end
     
 endmodule // crosslane_reduce
-
-module crosslane_reduce_reg17(d,q,clock);
-    
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_reg17
-
-module crosslane_reduce_reg64(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_reg64
-
-module crosslane_reduce_reg1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_reg1
-
-module crosslane_reduce_reg32(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_reg32
-
-module crosslane_reduce_reg1_init(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    initial q = 1'h0;
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_reg1_init
-
-module crosslane_reduce_result_format(root_i,none_i,mask_i,b8_i,h16_i,w32_i,k_sum_i,sext_i,saturate_i,extremum_i,sflip_i,minimum_i,num_i,has_mask_i,vbool_fold_i,result_o,mask_o);
-    
-    // Module arguments
-    input wire  [31:0] root_i;
-    input wire  none_i;
-    input wire  [63:0] mask_i;
-    input wire  b8_i;
-    input wire  h16_i;
-    input wire  w32_i;
-    input wire  k_sum_i;
-    input wire  sext_i;
-    input wire  saturate_i;
-    input wire  extremum_i;
-    input wire  sflip_i;
-    input wire  minimum_i;
-    input wire  num_i;
-    input wire  has_mask_i;
-    input wire  vbool_fold_i;
-    output reg  [31:0] result_o;
-    output reg  [63:0] mask_o;
-    
-    // Constant declarations
-    localparam  mask8 = 32'hff;
-    localparam  mask16 = 32'hffff;
-    localparam  ones = 32'hffffffff;
-    localparam  sign8 = 32'h80;
-    localparam  sign16 = 32'h8000;
-    localparam  sign32 = 32'h80000000;
-    localparam  sum_sign_b8 = 32'h2000;
-    localparam  sum_ext_b8 = 32'hffffc000;
-    localparam  sum_sign_h16 = 32'h100000;
-    localparam  sum_ext_h16 = 32'hffe00000;
-    localparam  int16_high = 32'h1f8000;
-    localparam  int16_max = 32'h7fff;
-    localparam  int16_min = 32'h8000;
-    localparam  qnan16 = 32'h7e00;
-    localparam  qnan32 = 32'h7fc00000;
-    localparam  zero32 = 32'h0;
-    localparam  one32 = 32'h1;
-    localparam  zero64 = 64'h0;
-    
-    // Local signals
-    reg  [31:0] lane;
-    reg  [31:0] sign;
-    reg  [31:0] key;
-    reg  [31:0] sum;
-    reg  [31:0] t_bits;
-    reg  [31:0] t_sum;
-    reg  [31:0] t_ext;
-    reg  [31:0] t_num;
-    reg  [31:0] t_vbool;
-    
-    // Update code
-    always @(*) begin
-        lane = mask16;
-        sign = sign16;
-        if (b8_i) begin
-            lane = mask8;
-            sign = sign8;
-        end
-        if (w32_i) begin
-            lane = ones;
-            sign = sign32;
-        end
-        key = root_i;
-        if (minimum_i) begin
-            key = root_i ^ lane;
-        end
-        t_bits = zero32;
-        if (~(k_sum_i | extremum_i | num_i | vbool_fold_i)) begin
-            t_bits = root_i;
-        end
-        sum = root_i;
-        if (sext_i & b8_i) begin
-            sum = root_i ^ sum_sign_b8;
-            if (~|(root_i & sum_sign_b8)) begin
-                sum = (root_i ^ sum_sign_b8) | sum_ext_b8;
-            end
-        end
-        if (sext_i & h16_i) begin
-            sum = root_i ^ sum_sign_h16;
-            if (~|(root_i & sum_sign_h16)) begin
-                sum = (root_i ^ sum_sign_h16) | sum_ext_h16;
-            end
-        end
-        t_sum = zero32;
-        if (k_sum_i) begin
-            t_sum = sum;
-            if (b8_i) begin
-                t_sum = sum & mask16;
-            end
-            if (saturate_i) begin
-                t_sum = sum & mask16;
-                if (sum[32'h1f] & ((sum & int16_high) != int16_high)) begin
-                    t_sum = int16_min;
-                end
-                if (~sum[32'h1f] & |(sum & int16_high)) begin
-                    t_sum = int16_max;
-                end
-            end
-        end
-        t_ext = zero32;
-        if (extremum_i) begin
-            t_ext = key;
-            if (sflip_i) begin
-                t_ext = key ^ sign;
-            end
-        end
-        t_num = zero32;
-        if (num_i) begin
-            t_num = key ^ lane;
-            if (|(key & sign)) begin
-                t_num = key ^ sign;
-            end
-            if (none_i) begin
-                t_num = qnan16;
-                if (w32_i) begin
-                    t_num = qnan32;
-                end
-            end
-        end
-        t_vbool = zero32;
-        if (vbool_fold_i) begin
-            t_vbool = root_i & one32;
-        end
-        result_o = t_bits | t_sum | t_ext | t_num | t_vbool;
-        mask_o = mask_i;
-        if (h16_i) begin
-            mask_o = zero64;
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (0)) | ({{63{1'b0}}, mask_i[32'h2 * 0]} << (0)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (1)) | ({{63{1'b0}}, mask_i[32'h2 * 1]} << (1)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (2)) | ({{63{1'b0}}, mask_i[32'h2 * 2]} << (2)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (3)) | ({{63{1'b0}}, mask_i[32'h2 * 3]} << (3)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (4)) | ({{63{1'b0}}, mask_i[32'h2 * 4]} << (4)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (5)) | ({{63{1'b0}}, mask_i[32'h2 * 5]} << (5)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (6)) | ({{63{1'b0}}, mask_i[32'h2 * 6]} << (6)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (7)) | ({{63{1'b0}}, mask_i[32'h2 * 7]} << (7)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (8)) | ({{63{1'b0}}, mask_i[32'h2 * 8]} << (8)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (9)) | ({{63{1'b0}}, mask_i[32'h2 * 9]} << (9)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (10)) | ({{63{1'b0}}, mask_i[32'h2 * 10]} << (10)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (11)) | ({{63{1'b0}}, mask_i[32'h2 * 11]} << (11)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (12)) | ({{63{1'b0}}, mask_i[32'h2 * 12]} << (12)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (13)) | ({{63{1'b0}}, mask_i[32'h2 * 13]} << (13)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (14)) | ({{63{1'b0}}, mask_i[32'h2 * 14]} << (14)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (15)) | ({{63{1'b0}}, mask_i[32'h2 * 15]} << (15)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (16)) | ({{63{1'b0}}, mask_i[32'h2 * 16]} << (16)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (17)) | ({{63{1'b0}}, mask_i[32'h2 * 17]} << (17)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (18)) | ({{63{1'b0}}, mask_i[32'h2 * 18]} << (18)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (19)) | ({{63{1'b0}}, mask_i[32'h2 * 19]} << (19)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (20)) | ({{63{1'b0}}, mask_i[32'h2 * 20]} << (20)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (21)) | ({{63{1'b0}}, mask_i[32'h2 * 21]} << (21)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (22)) | ({{63{1'b0}}, mask_i[32'h2 * 22]} << (22)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (23)) | ({{63{1'b0}}, mask_i[32'h2 * 23]} << (23)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (24)) | ({{63{1'b0}}, mask_i[32'h2 * 24]} << (24)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (25)) | ({{63{1'b0}}, mask_i[32'h2 * 25]} << (25)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (26)) | ({{63{1'b0}}, mask_i[32'h2 * 26]} << (26)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (27)) | ({{63{1'b0}}, mask_i[32'h2 * 27]} << (27)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (28)) | ({{63{1'b0}}, mask_i[32'h2 * 28]} << (28)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (29)) | ({{63{1'b0}}, mask_i[32'h2 * 29]} << (29)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (30)) | ({{63{1'b0}}, mask_i[32'h2 * 30]} << (30)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (31)) | ({{63{1'b0}}, mask_i[32'h2 * 31]} << (31)));
-        end
-        if (w32_i) begin
-            mask_o = zero64;
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (0)) | ({{63{1'b0}}, mask_i[32'h4 * 0]} << (0)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (1)) | ({{63{1'b0}}, mask_i[32'h4 * 1]} << (1)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (2)) | ({{63{1'b0}}, mask_i[32'h4 * 2]} << (2)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (3)) | ({{63{1'b0}}, mask_i[32'h4 * 3]} << (3)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (4)) | ({{63{1'b0}}, mask_i[32'h4 * 4]} << (4)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (5)) | ({{63{1'b0}}, mask_i[32'h4 * 5]} << (5)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (6)) | ({{63{1'b0}}, mask_i[32'h4 * 6]} << (6)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (7)) | ({{63{1'b0}}, mask_i[32'h4 * 7]} << (7)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (8)) | ({{63{1'b0}}, mask_i[32'h4 * 8]} << (8)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (9)) | ({{63{1'b0}}, mask_i[32'h4 * 9]} << (9)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (10)) | ({{63{1'b0}}, mask_i[32'h4 * 10]} << (10)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (11)) | ({{63{1'b0}}, mask_i[32'h4 * 11]} << (11)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (12)) | ({{63{1'b0}}, mask_i[32'h4 * 12]} << (12)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (13)) | ({{63{1'b0}}, mask_i[32'h4 * 13]} << (13)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (14)) | ({{63{1'b0}}, mask_i[32'h4 * 14]} << (14)));
-            mask_o = (mask_o & ~({{63{1'b0}}, 1'b1} << (15)) | ({{63{1'b0}}, mask_i[32'h4 * 15]} << (15)));
-        end
-        if (~has_mask_i) begin
-            mask_o = zero64;
-        end
-    end
-    
-endmodule // crosslane_reduce_result_format
-
-module crosslane_reduce_controls(ctrl_i,b8_o,h16_o,w32_o,k_sum_o,k_max_o,k_and_o,k_or_o,k_xor_o,sext_o,saturate_o,extremum_o,sflip_o,minimum_o,num_o,has_mask_o,vbool_fold_o,predicated_o);
-    
-    // Module arguments
-    input wire  [16:0] ctrl_i;
-    output reg  b8_o;
-    output reg  h16_o;
-    output reg  w32_o;
-    output reg  k_sum_o;
-    output reg  k_max_o;
-    output reg  k_and_o;
-    output reg  k_or_o;
-    output reg  k_xor_o;
-    output reg  sext_o;
-    output reg  saturate_o;
-    output reg  extremum_o;
-    output reg  sflip_o;
-    output reg  minimum_o;
-    output reg  num_o;
-    output reg  has_mask_o;
-    output reg  vbool_fold_o;
-    output reg  predicated_o;
-    
-    // Update code (custom)
-    always @(*) begin
-        b8_o = ctrl_i[0];
-        h16_o = ctrl_i[1];
-        w32_o = ctrl_i[2];
-        k_sum_o = ctrl_i[3];
-        k_max_o = ctrl_i[4];
-        k_and_o = ctrl_i[5];
-        k_or_o = ctrl_i[6];
-        k_xor_o = ctrl_i[7];
-        sext_o = ctrl_i[8];
-        saturate_o = ctrl_i[9];
-        extremum_o = ctrl_i[10];
-        sflip_o = ctrl_i[11];
-        minimum_o = ctrl_i[12];
-        num_o = ctrl_i[13];
-        has_mask_o = ctrl_i[14];
-        vbool_fold_o = ctrl_i[15];
-        predicated_o = ctrl_i[16];
-    end
-endmodule // crosslane_reduce_controls
-
-module crosslane_reduce_reg53(d,q,clock);
-    
-    // Module arguments
-    input wire  [52:0] d;
-    output reg  [52:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_reduce_reg53
-
-module crosslane_reduce_op_decode(op_i,ctrl_o,leaf_o);
-    
-    // Module arguments
-    input wire  [8:0] op_i;
-    output reg  [52:0] ctrl_o;
-    output reg  [16:0] leaf_o;
-    
-    // Update code (custom)
-    // Control word, bit 0 first: b8, h16, w32, k_sum, k_max, k_and, k_or, k_xor, sext, saturate, extremum, sflip, minimum, num, has_mask, vbool_fold, predicated; then levels 1 to 6, each: pass, sum, max, and, or, xor.
-    always @(*) begin
-        case (op_i)
-            9'h000: ctrl_o = 53'b00001000001000001000001000001000001000000000100001001; // radd_2nx8
-            9'h100: ctrl_o = 53'b00001000001000001000001000001000001010000000100001001; // radd_2nx8_t
-            9'h001: ctrl_o = 53'b00001000001000001000001000001000000100000000100001010; // radd_nx16
-            9'h101: ctrl_o = 53'b00001000001000001000001000001000000110000000100001010; // radd_nx16_t
-            9'h002: ctrl_o = 53'b00001000001000001000001000000100000100000000100001100; // radd_n_2x32
-            9'h102: ctrl_o = 53'b00001000001000001000001000000100000110000000100001100; // radd_n_2x32_t
-            9'h008: ctrl_o = 53'b00001000001000001000001000001000001000000000000001001; // raddu_2nx8
-            9'h108: ctrl_o = 53'b00001000001000001000001000001000001010000000000001001; // raddu_2nx8_t
-            9'h009: ctrl_o = 53'b00001000001000001000001000001000000100000000000001010; // raddu_nx16
-            9'h109: ctrl_o = 53'b00001000001000001000001000001000000110000000000001010; // raddu_nx16_t
-            9'h00a: ctrl_o = 53'b00001000001000001000001000000100000100000000000001100; // raddu_n_2x32
-            9'h10a: ctrl_o = 53'b00001000001000001000001000000100000110000000000001100; // raddu_n_2x32_t
-            9'h011: ctrl_o = 53'b00001000001000001000001000001000000100000001100001010; // radds_nx16
-            9'h111: ctrl_o = 53'b00001000001000001000001000001000000110000001100001010; // radds_nx16_t
-            9'h018: ctrl_o = 53'b00010000010000010000010000010000010000000110000010001; // rmax_2nx8
-            9'h118: ctrl_o = 53'b00010000010000010000010000010000010010000110000010001; // rmax_2nx8_t
-            9'h019: ctrl_o = 53'b00010000010000010000010000010000000100000110000010010; // rmax_nx16
-            9'h119: ctrl_o = 53'b00010000010000010000010000010000000110000110000010010; // rmax_nx16_t
-            9'h01a: ctrl_o = 53'b00010000010000010000010000000100000100000110000010100; // rmax_n_2x32
-            9'h11a: ctrl_o = 53'b00010000010000010000010000000100000110000110000010100; // rmax_n_2x32_t
-            9'h020: ctrl_o = 53'b00010000010000010000010000010000010000001110000010001; // rmin_2nx8
-            9'h120: ctrl_o = 53'b00010000010000010000010000010000010010001110000010001; // rmin_2nx8_t
-            9'h021: ctrl_o = 53'b00010000010000010000010000010000000100001110000010010; // rmin_nx16
-            9'h121: ctrl_o = 53'b00010000010000010000010000010000000110001110000010010; // rmin_nx16_t
-            9'h022: ctrl_o = 53'b00010000010000010000010000000100000100001110000010100; // rmin_n_2x32
-            9'h122: ctrl_o = 53'b00010000010000010000010000000100000110001110000010100; // rmin_n_2x32_t
-            9'h028: ctrl_o = 53'b00010000010000010000010000010000010000000010000010001; // rmaxu_2nx8
-            9'h128: ctrl_o = 53'b00010000010000010000010000010000010010000010000010001; // rmaxu_2nx8_t
-            9'h029: ctrl_o = 53'b00010000010000010000010000010000000100000010000010010; // rmaxu_nx16
-            9'h129: ctrl_o = 53'b00010000010000010000010000010000000110000010000010010; // rmaxu_nx16_t
-            9'h02a: ctrl_o = 53'b00010000010000010000010000000100000100000010000010100; // rmaxu_n_2x32
-            9'h12a: ctrl_o = 53'b00010000010000010000010000000100000110000010000010100; // rmaxu_n_2x32_t
-            9'h030: ctrl_o = 53'b00010000010000010000010000010000010000001010000010001; // rminu_2nx8
-            9'h130: ctrl_o = 53'b00010000010000010000010000010000010010001010000010001; // rminu_2nx8_t
-            9'h031: ctrl_o = 53'b00010000010000010000010000010000000100001010000010010; // rminu_nx16
-            9'h131: ctrl_o = 53'b00010000010000010000010000010000000110001010000010010; // rminu_nx16_t
-            9'h032: ctrl_o = 53'b00010000010000010000010000000100000100001010000010100; // rminu_n_2x32
-            9'h132: ctrl_o = 53'b00010000010000010000010000000100000110001010000010100; // rminu_n_2x32_t
-            9'h03b: ctrl_o = 53'b00010000010000010000010000010000000100010000000010010; // rmaxnum_nxf16
-            9'h13b: ctrl_o = 53'b00010000010000010000010000010000000110010000000010010; // rmaxnum_nxf16_t
-            9'h03c: ctrl_o = 53'b00010000010000010000010000000100000100010000000010100; // rmaxnum_n_2xf32
-            9'h13c: ctrl_o = 53'b00010000010000010000010000000100000110010000000010100; // rmaxnum_n_2xf32_t
-            9'h043: ctrl_o = 53'b00010000010000010000010000010000000100011000000010010; // rminnum_nxf16
-            9'h143: ctrl_o = 53'b00010000010000010000010000010000000110011000000010010; // rminnum_nxf16_t
-            9'h044: ctrl_o = 53'b00010000010000010000010000000100000100011000000010100; // rminnum_n_2xf32
-            9'h144: ctrl_o = 53'b00010000010000010000010000000100000110011000000010100; // rminnum_n_2xf32_t
-            9'h048: ctrl_o = 53'b00100000100000100000100000100000100000000000000100001; // rand_2nx8
-            9'h148: ctrl_o = 53'b00100000100000100000100000100000100010000000000100001; // rand_2nx8_t
-            9'h049: ctrl_o = 53'b00100000100000100000100000100000000100000000000100010; // rand_nx16
-            9'h149: ctrl_o = 53'b00100000100000100000100000100000000110000000000100010; // rand_nx16_t
-            9'h04a: ctrl_o = 53'b00100000100000100000100000000100000100000000000100100; // rand_n_2x32
-            9'h14a: ctrl_o = 53'b00100000100000100000100000000100000110000000000100100; // rand_n_2x32_t
-            9'h050: ctrl_o = 53'b01000001000001000001000001000001000000000000001000001; // ror_2nx8
-            9'h150: ctrl_o = 53'b01000001000001000001000001000001000010000000001000001; // ror_2nx8_t
-            9'h051: ctrl_o = 53'b01000001000001000001000001000000000100000000001000010; // ror_nx16
-            9'h151: ctrl_o = 53'b01000001000001000001000001000000000110000000001000010; // ror_nx16_t
-            9'h052: ctrl_o = 53'b01000001000001000001000000000100000100000000001000100; // ror_n_2x32
-            9'h152: ctrl_o = 53'b01000001000001000001000000000100000110000000001000100; // ror_n_2x32_t
-            9'h058: ctrl_o = 53'b10000010000010000010000010000010000000000000010000001; // rxor_2nx8
-            9'h158: ctrl_o = 53'b10000010000010000010000010000010000010000000010000001; // rxor_2nx8_t
-            9'h059: ctrl_o = 53'b10000010000010000010000010000000000100000000010000010; // rxor_nx16
-            9'h159: ctrl_o = 53'b10000010000010000010000010000000000110000000010000010; // rxor_nx16_t
-            9'h05a: ctrl_o = 53'b10000010000010000010000000000100000100000000010000100; // rxor_n_2x32
-            9'h15a: ctrl_o = 53'b10000010000010000010000000000100000110000000010000100; // rxor_n_2x32_t
-            9'h060: ctrl_o = 53'b00010000010000010000010000010000010000100110000010001; // rbmax_2nx8
-            9'h160: ctrl_o = 53'b00010000010000010000010000010000010010100110000010001; // rbmax_2nx8_t
-            9'h061: ctrl_o = 53'b00010000010000010000010000010000000100100110000010010; // rbmax_nx16
-            9'h161: ctrl_o = 53'b00010000010000010000010000010000000110100110000010010; // rbmax_nx16_t
-            9'h062: ctrl_o = 53'b00010000010000010000010000000100000100100110000010100; // rbmax_n_2x32
-            9'h162: ctrl_o = 53'b00010000010000010000010000000100000110100110000010100; // rbmax_n_2x32_t
-            9'h068: ctrl_o = 53'b00010000010000010000010000010000010000101110000010001; // rbmin_2nx8
-            9'h168: ctrl_o = 53'b00010000010000010000010000010000010010101110000010001; // rbmin_2nx8_t
-            9'h069: ctrl_o = 53'b00010000010000010000010000010000000100101110000010010; // rbmin_nx16
-            9'h169: ctrl_o = 53'b00010000010000010000010000010000000110101110000010010; // rbmin_nx16_t
-            9'h06a: ctrl_o = 53'b00010000010000010000010000000100000100101110000010100; // rbmin_n_2x32
-            9'h16a: ctrl_o = 53'b00010000010000010000010000000100000110101110000010100; // rbmin_n_2x32_t
-            9'h070: ctrl_o = 53'b00010000010000010000010000010000010000100010000010001; // rbmaxu_2nx8
-            9'h170: ctrl_o = 53'b00010000010000010000010000010000010010100010000010001; // rbmaxu_2nx8_t
-            9'h071: ctrl_o = 53'b00010000010000010000010000010000000100100010000010010; // rbmaxu_nx16
-            9'h171: ctrl_o = 53'b00010000010000010000010000010000000110100010000010010; // rbmaxu_nx16_t
-            9'h072: ctrl_o = 53'b00010000010000010000010000000100000100100010000010100; // rbmaxu_n_2x32
-            9'h172: ctrl_o = 53'b00010000010000010000010000000100000110100010000010100; // rbmaxu_n_2x32_t
-            9'h078: ctrl_o = 53'b00010000010000010000010000010000010000101010000010001; // rbminu_2nx8
-            9'h178: ctrl_o = 53'b00010000010000010000010000010000010010101010000010001; // rbminu_2nx8_t
-            9'h079: ctrl_o = 53'b00010000010000010000010000010000000100101010000010010; // rbminu_nx16
-            9'h179: ctrl_o = 53'b00010000010000010000010000010000000110101010000010010; // rbminu_nx16_t
-            9'h07a: ctrl_o = 53'b00010000010000010000010000000100000100101010000010100; // rbminu_n_2x32
-            9'h17a: ctrl_o = 53'b00010000010000010000010000000100000110101010000010100; // rbminu_n_2x32_t
-            9'h081: ctrl_o = 53'b00100000100000100000100000100000000101000000000100010; // randbn
-            9'h080: ctrl_o = 53'b00100000100000100000100000100000100001000000000100001; // randb2n
-            9'h082: ctrl_o = 53'b00100000100000100000100000000100000101000000000100100; // randbn_2
-            9'h089: ctrl_o = 53'b01000001000001000001000001000000000101000000001000010; // rorbn
-            9'h088: ctrl_o = 53'b01000001000001000001000001000001000001000000001000001; // rorb2n
-            9'h08a: ctrl_o = 53'b01000001000001000001000000000100000101000000001000100; // rorbn_2
-            default: ctrl_o = 53'b0;
-        endcase
-    end
-    // The op's controls for the leaves, each from the one field that decides it
-    // (form, family, predicated): equal to ctrl_o[16:0] for every op above.
-    always @(*) begin
-        leaf_o = 17'b0;
-        case (op_i[2:0])
-            3'h0: leaf_o = leaf_o | 17'b00000000000000001;
-            3'h1: leaf_o = leaf_o | 17'b00000000000000010;
-            3'h2: leaf_o = leaf_o | 17'b00000000000000100;
-            3'h3: leaf_o = leaf_o | 17'b00010000000000010;
-            3'h4: leaf_o = leaf_o | 17'b00010000000000100;
-            default: ;
-        endcase
-        case (op_i[7:3])
-            5'h0: leaf_o = leaf_o | 17'b00000000100001000;
-            5'h1: leaf_o = leaf_o | 17'b00000000000001000;
-            5'h2: leaf_o = leaf_o | 17'b00000001100001000;
-            5'h3: leaf_o = leaf_o | 17'b00000110000010000;
-            5'h4: leaf_o = leaf_o | 17'b00001110000010000;
-            5'h5: leaf_o = leaf_o | 17'b00000010000010000;
-            5'h6: leaf_o = leaf_o | 17'b00001010000010000;
-            5'h7: leaf_o = leaf_o | 17'b00000000000010000;
-            5'h8: leaf_o = leaf_o | 17'b00001000000010000;
-            5'h9: leaf_o = leaf_o | 17'b00000000000100000;
-            5'ha: leaf_o = leaf_o | 17'b00000000001000000;
-            5'hb: leaf_o = leaf_o | 17'b00000000010000000;
-            5'hc: leaf_o = leaf_o | 17'b00100110000010000;
-            5'hd: leaf_o = leaf_o | 17'b00101110000010000;
-            5'he: leaf_o = leaf_o | 17'b00100010000010000;
-            5'hf: leaf_o = leaf_o | 17'b00101010000010000;
-            5'h10: leaf_o = leaf_o | 17'b01000000000100000;
-            5'h11: leaf_o = leaf_o | 17'b01000000001000000;
-            default: ;
-        endcase
-        case (op_i[8:8])
-            1'h1: leaf_o = leaf_o | 17'b10000000000000000;
-            default: ;
-        endcase
-    end
-endmodule // crosslane_reduce_op_decode
-
-module crosslane_reduce_tree_node(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_i,xor_i,b_wins_i,a_wins_i,val_o,mask_o);
-    
-    // Module arguments
-    input wire  [31:0] a_i;
-    input wire  [31:0] b_i;
-    input wire  [63:0] ma_i;
-    input wire  [63:0] mb_i;
-    input wire  pass_i;
-    input wire  sum_i;
-    input wire  max_i;
-    input wire  and_i;
-    input wire  or_i;
-    input wire  xor_i;
-    input wire  b_wins_i;
-    input wire  a_wins_i;
-    output reg  [31:0] val_o;
-    output reg  [63:0] mask_o;
-    
-    // Constant declarations
-    parameter  given_compare = 1'b0;
-    parameter  child_bits = 32'h8;
-    parameter  child_slots = 64'h1;
-    parameter  live = 32'h1ff;
-    localparam  zero32 = 32'h0;
-    localparam  ones32 = 32'hffffffff;
-    localparam  zero64 = 64'h0;
-    
-    // Local signals
-    reg  b_wins;
-    reg  a_wins;
-    reg  [31:0] m_sum;
-    reg  [31:0] m_max;
-    reg  [31:0] m_and;
-    reg  [31:0] m_or;
-    reg  [31:0] m_xor;
-    reg  [31:0] m_pass;
-    reg  [31:0] other;
-    reg  [31:0] winner;
-    
-    // Update code
-    always @(*) begin
-        b_wins = (b_i & live) > (a_i & live);
-        a_wins = (a_i & live) > (b_i & live);
-        if (given_compare) begin
-            b_wins = b_wins_i;
-            a_wins = a_wins_i;
-        end
-        m_sum = zero32;
-        if (sum_i) begin
-            m_sum = ones32;
-        end
-        m_max = zero32;
-        if (max_i) begin
-            m_max = ones32;
-        end
-        m_and = zero32;
-        if (and_i) begin
-            m_and = ones32;
-        end
-        m_or = zero32;
-        if (or_i) begin
-            m_or = ones32;
-        end
-        m_xor = zero32;
-        if (xor_i) begin
-            m_xor = ones32;
-        end
-        m_pass = zero32;
-        if (pass_i) begin
-            m_pass = ones32;
-        end
-        other = ((a_i + b_i) & m_sum) | (a_i & b_i & m_and) | ((a_i | b_i) & m_or) | ((a_i ^ b_i) & m_xor) | ((a_i | (b_i << child_bits)) & m_pass);
-        winner = a_i;
-        if (b_wins) begin
-            winner = b_i;
-        end
-        val_o = other | (winner & m_max);
-        mask_o = zero64;
-        if (pass_i | ~b_wins) begin
-            mask_o = ma_i;
-        end
-        if (pass_i | ~a_wins) begin
-            mask_o = mask_o | (mb_i << child_slots);
-        end
-    end
-    
-endmodule // crosslane_reduce_tree_node
-
-module crosslane_reduce_node_controls(ctrl_i,pass_o,sum_o,max_o,and_o,or_o,xor_o);
-    
-    // Module arguments
-    input wire  [52:0] ctrl_i;
-    output reg  pass_o;
-    output reg  sum_o;
-    output reg  max_o;
-    output reg  and_o;
-    output reg  or_o;
-    output reg  xor_o;
-    
-    // Constant declarations
-    parameter  pass_at = 6'b10001;
-    parameter  sum_at = 6'b10010;
-    parameter  max_at = 6'b10011;
-    parameter  and_at = 6'b10100;
-    parameter  or_at = 6'b10101;
-    parameter  xor_at = 6'b10110;
-    
-    // Update code (custom)
-    always @(*) begin
-        pass_o = ctrl_i[pass_at];
-        sum_o = ctrl_i[sum_at];
-        max_o = ctrl_i[max_at];
-        and_o = ctrl_i[and_at];
-        or_o = ctrl_i[or_at];
-        xor_o = ctrl_i[xor_at];
-    end
-endmodule // crosslane_reduce_node_controls
-
-module crosslane_reduce_window_compare(key_i,pairs_i,b_wins_o,a_wins_o);
-    
-    // Module arguments
-    input wire  [31:0] key_i;
-    input wire  pairs_i;
-    output reg  b_wins_o;
-    output reg  a_wins_o;
-    
-    // Constant declarations
-    localparam  byte_mask = 32'hff;
-    localparam  half_mask = 32'hffff;
-    
-    // Local signals
-    reg  [31:0] k0;
-    reg  [31:0] k1;
-    reg  [31:0] k2;
-    reg  [31:0] k3;
-    reg  [31:0] lo;
-    reg  [31:0] hi;
-    
-    // Update code
-    always @(*) begin
-        k0 = key_i & byte_mask;
-        k1 = (key_i >> 32'h8) & byte_mask;
-        k2 = (key_i >> 32'h10) & byte_mask;
-        k3 = (key_i >> 32'h18) & byte_mask;
-        lo = key_i & half_mask;
-        hi = (key_i >> 32'h10) & half_mask;
-        b_wins_o = hi > lo;
-        a_wins_o = lo > hi;
-        if (pairs_i) begin
-            b_wins_o = ((k2 > k0) & (k2 > k1)) | ((k3 > k0) & (k3 > k1));
-            a_wins_o = ((k0 > k2) & (k0 > k3)) | ((k1 > k2) & (k1 > k3));
-        end
-    end
-    
-endmodule // crosslane_reduce_window_compare
-
-module crosslane_reduce_window_sum(key_i,pairs_i,sum_i,sum_o);
-    
-    // Module arguments
-    input wire  [31:0] key_i;
-    input wire  pairs_i;
-    input wire  sum_i;
-    output reg  [31:0] sum_o;
-    
-    // Constant declarations
-    localparam  byte_mask = 32'hff;
-    localparam  half_mask = 32'hffff;
-    localparam  zero32 = 32'h0;
-    
-    // Update code
-    always @(*) begin
-        sum_o = (key_i & half_mask) + ((key_i >> 32'h10) & half_mask);
-        if (pairs_i) begin
-            sum_o = ((key_i & byte_mask) + ((key_i >> 32'h8) & byte_mask)) + (((key_i >> 32'h10) & byte_mask) + ((key_i >> 32'h18) & byte_mask));
-        end
-        if (~sum_i) begin
-            sum_o = zero32;
-        end
-    end
-    
-endmodule // crosslane_reduce_window_sum
-
-module crosslane_reduce_ahead_compare(l0_i,l1_i,r0_i,r1_i,b_wins_o,a_wins_o);
-    
-    // Module arguments
-    input wire  [31:0] l0_i;
-    input wire  [31:0] l1_i;
-    input wire  [31:0] r0_i;
-    input wire  [31:0] r1_i;
-    output reg  b_wins_o;
-    output reg  a_wins_o;
-    
-    // Constant declarations
-    localparam  used = 1'b0;
-    
-    // Update code
-    always @(*) begin
-        b_wins_o = 1'b0;
-        a_wins_o = 1'b0;
-        if (used) begin
-            b_wins_o = ((r0_i > l0_i) & (r0_i > l1_i)) | ((r1_i > l0_i) & (r1_i > l1_i));
-            a_wins_o = ((l0_i > r0_i) & (l0_i > r1_i)) | ((l1_i > r0_i) & (l1_i > r1_i));
-        end
-    end
-    
-endmodule // crosslane_reduce_ahead_compare
-
-module crosslane_reduce_leaf_key(win_i,vb_i,b8_i,w32_i,k_and_i,sext_i,sflip_i,minimum_i,num_i,vbool_fold_i,predicated_i,key_o,act_o);
-    
-    // Module arguments
-    input wire  [31:0] win_i;
-    input wire  [3:0] vb_i;
-    input wire  b8_i;
-    input wire  w32_i;
-    input wire  k_and_i;
-    input wire  sext_i;
-    input wire  sflip_i;
-    input wire  minimum_i;
-    input wire  num_i;
-    input wire  vbool_fold_i;
-    input wire  predicated_i;
-    output reg  [31:0] key_o;
-    output reg  [63:0] act_o;
-    
-    // Constant declarations
-    localparam  byte0 = 32'hff;
-    localparam  byte1 = 32'hff00;
-    localparam  byte2 = 32'hff0000;
-    localparam  byte3 = 32'hff000000;
-    localparam  half0 = 32'hffff;
-    localparam  half1 = 32'hffff0000;
-    localparam  ones = 32'hffffffff;
-    localparam  zero = 32'h0;
-    localparam  signs8 = 32'h80808080;
-    localparam  signs16 = 32'h80008000;
-    localparam  sign32 = 32'h80000000;
-    localparam  exp16_0 = 32'h7c00;
-    localparam  man16_0 = 32'h3ff;
-    localparam  exp16_1 = 32'h7c000000;
-    localparam  man16_1 = 32'h3ff0000;
-    localparam  exp32 = 32'h7f800000;
-    localparam  man32 = 32'h7fffff;
-    localparam  bit0 = 32'h1;
-    localparam  bit8 = 32'h100;
-    localparam  bit16 = 32'h10000;
-    localparam  bit24 = 32'h1000000;
-    localparam  zero64 = 64'h0;
-    localparam  slot0 = 64'h1;
-    localparam  slot1 = 64'h2;
-    localparam  slot2 = 64'h4;
-    localparam  slot3 = 64'h8;
-    
-    // Local signals
-    reg  act0;
-    reg  act1;
-    reg  act2;
-    reg  act3;
-    reg  [31:0] live;
-    reg  [31:0] flip;
-    reg  [31:0] nan;
-    reg  [31:0] signs;
-    reg  [31:0] neg;
-    reg  [31:0] m_sign;
-    reg  [31:0] m_num;
-    reg  [31:0] m_min;
-    reg  [31:0] m_and;
-    reg  [31:0] m_sext;
-    reg  [31:0] m_lane;
-    reg  [31:0] keep;
-    reg  [31:0] fill;
-    reg  [31:0] t_vbool;
-    
-    // Update code
-    always @(*) begin
-        act0 = ~predicated_i | vb_i[32'h0];
-        act1 = b8_i & (~predicated_i | vb_i[32'h1]);
-        act2 = ~w32_i & (~predicated_i | vb_i[32'h2]);
-        act3 = b8_i & (~predicated_i | vb_i[32'h3]);
-        act_o = zero64;
-        if (act0) begin
-            act_o = act_o | slot0;
-        end
-        if (act1) begin
-            act_o = act_o | slot1;
-        end
-        if (act2) begin
-            act_o = act_o | slot2;
-        end
-        if (act3) begin
-            act_o = act_o | slot3;
-        end
-        live = zero;
-        if (act0) begin
-            live = live | byte0;
-        end
-        if ((b8_i & act1) | (~b8_i & act0)) begin
-            live = live | byte1;
-        end
-        if ((w32_i & act0) | (~w32_i & act2)) begin
-            live = live | byte2;
-        end
-        if ((b8_i & act3) | (~b8_i & w32_i & act0) | (~b8_i & ~w32_i & act2)) begin
-            live = live | byte3;
-        end
-        signs = signs16;
-        if (b8_i) begin
-            signs = signs8;
-        end
-        if (w32_i) begin
-            signs = sign32;
-        end
-        neg = zero;
-        if (win_i[32'hf] & ~w32_i) begin
-            neg = half0;
-        end
-        if (win_i[32'h1f]) begin
-            neg = neg | half1;
-            if (w32_i) begin
-                neg = ones;
-            end
-        end
-        nan = zero;
-        if (((win_i & exp16_0) == exp16_0) & |(win_i & man16_0)) begin
-            nan = half0;
-        end
-        if (((win_i & exp16_1) == exp16_1) & |(win_i & man16_1)) begin
-            nan = nan | half1;
-        end
-        if (w32_i) begin
-            nan = zero;
-            if (((win_i & exp32) == exp32) & |(win_i & man32)) begin
-                nan = ones;
-            end
-        end
-        m_sign = zero;
-        if (sflip_i | num_i | sext_i) begin
-            m_sign = ones;
-        end
-        m_sext = zero;
-        if (sext_i) begin
-            m_sext = ones;
-        end
-        m_num = zero;
-        if (num_i) begin
-            m_num = ones;
-        end
-        m_min = zero;
-        if (minimum_i) begin
-            m_min = ones;
-        end
-        m_and = zero;
-        if (k_and_i & ~vbool_fold_i) begin
-            m_and = ones;
-        end
-        m_lane = ones;
-        if (vbool_fold_i) begin
-            m_lane = zero;
-        end
-        flip = (signs & m_sign) | (neg & m_num);
-        flip = flip ^ m_min;
-        keep = live & ~(nan & m_num) & m_lane;
-        t_vbool = zero;
-        if (vbool_fold_i) begin
-            if (vb_i[32'h0]) begin
-                t_vbool = t_vbool | bit0;
-            end
-            if (b8_i & vb_i[32'h1]) begin
-                t_vbool = t_vbool | bit8;
-            end
-            if (~w32_i & vb_i[32'h2]) begin
-                t_vbool = t_vbool | bit16;
-            end
-            if (b8_i & vb_i[32'h3]) begin
-                t_vbool = t_vbool | bit24;
-            end
-        end
-        fill = (~live & m_and) | (~live & signs & m_sext) | t_vbool;
-        key_o = ((win_i ^ flip) & keep) | fill;
-    end
-    
-endmodule // crosslane_reduce_leaf_key

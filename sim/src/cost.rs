@@ -52,19 +52,27 @@ fn wrapper(op: Option<Op>) -> String {
 
 /// Synthesize the unit (for one op, or whole) with yosys in `dir`.
 pub fn cost(op: Option<Op>, dir: &Path) -> Result<Cost, String> {
-    // The checked-in RTL, which must match the generator (an error otherwise).
-    let rtl = emit::checked_in()?.into_iter().find(|f| f.path.ends_with(format!("{MODULE}.v"))).ok_or("no RTL")?;
+    // The checked-in RTL, which must match the generator (an error otherwise):
+    // the default unit's top and the components it instantiates.
+    crate::tools::require("crosslane cost", &["yosys"], "yosys")?;
+    let set = emit::rtl_set(crosslane_golden::Config::DEFAULT)?;
+    let rtl: Vec<_> = emit::checked_in()?.into_iter().filter(|f| set.contains(&f.path)).collect();
+    if rtl.len() != set.len() {
+        return Err(format!("{} of the unit's {} RTL files are generated", rtl.len(), set.len()));
+    }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = op.map(|o| o.name()).unwrap_or_else(|| "all".into());
-    let rtl_path = dir.join("crosslane_reduce.v");
+    let mut reads = String::new();
+    for f in &rtl {
+        let path = dir.join(f.path.file_name().ok_or("an RTL file without a name")?);
+        write_atomic(&path, f.contents.as_bytes())?;
+        reads.push_str(&format!("read_verilog {}; ", path.display()));
+    }
     let wrap_path = dir.join(format!("cost_{name}.v"));
     let stat_path = dir.join(format!("stat_{name}.txt"));
-    crate::tools::require("crosslane cost", &["yosys"], "yosys")?;
-    write_atomic(&rtl_path, rtl.contents.as_bytes())?;
     write_atomic(&wrap_path, wrapper(op).as_bytes())?;
     let script = format!(
-        "read_verilog {}; read_verilog {}; synth -flatten -top cost_top; tee -q -o {} stat",
-        rtl_path.display(),
+        "{reads}read_verilog {}; synth -flatten -top cost_top; tee -q -o {} stat",
         wrap_path.display(),
         stat_path.display()
     );

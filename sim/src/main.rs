@@ -131,7 +131,8 @@ enum Command {
         /// unit, crosslane_reduce), every2, every3, or all.
         #[arg(long, value_delimiter = ',', default_value = "every1")]
         config: Vec<String>,
-        /// The RTL to prove (one configuration only; default:
+        /// The top's RTL file to prove, the components it instantiates read
+        /// from the same folder (one configuration only; default:
         /// generated/rtl/<module>.v of each configuration).
         #[arg(long)]
         rtl: Option<std::path::PathBuf>,
@@ -163,7 +164,7 @@ fn generate(out: &std::path::Path, check: bool) -> Result<bool, String> {
     if check {
         let stale = generate::check(out).map_err(|e| format!("crosslane generate: {e}"))?;
         for p in &stale {
-            println!("differs from the generator: {}", p.display());
+            println!("differs from the generator (or is no file of it: remove it): {}", p.display());
         }
         if stale.is_empty() {
             println!("generated/ is up to date");
@@ -320,10 +321,15 @@ fn prove_configs(
     let mut all_proven = true;
     let mut reports = Vec::new();
     for config in configs {
-        let path = rtl
+        // The top's file and, beside it, those of the components it instantiates.
+        let set = crosslane_sim::emit::rtl_set(config).map_err(|e| format!("crosslane prove: {e}"))?;
+        let top = rtl
             .map(std::path::Path::to_path_buf)
-            .unwrap_or_else(|| std::path::Path::new("generated").join(crosslane_sim::emit::rtl_path(config)));
-        let (proven, report) = prove(config, &path, ops, timeout, jobs)?;
+            .unwrap_or_else(|| crosslane_sim::tools::generated_dir().join(&set[0]));
+        let dir = top.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        let mut files = vec![top];
+        files.extend(set[1..].iter().filter_map(|p| p.file_name()).map(|n| dir.join(n)));
+        let (proven, report) = prove(config, &files, ops, timeout, jobs)?;
         all_proven &= proven;
         reports.push(report);
     }
@@ -337,7 +343,7 @@ fn prove_configs(
 
 fn prove(
     config: crosslane_golden::Config,
-    rtl: &std::path::Path,
+    rtl: &[std::path::PathBuf],
     names: &[String],
     timeout: u64,
     jobs: Option<usize>,
@@ -346,8 +352,9 @@ fn prove(
     let ops = parse_ops("prove", names)?;
     let prover = prove::Prover::new(rtl, config).map_err(|e| format!("crosslane prove: {e}"))?;
     println!(
-        "prove: {} ({}) cut into {} registers, unrolled over {} clocks in {:.1} s ({})",
-        rtl.display(),
+        "prove: {} ({} files, {}) cut into {} registers, unrolled over {} clocks in {:.1} s ({})",
+        rtl[0].display(),
+        rtl.len(),
         config.module(),
         prover.regs.len(),
         config.latency() + 1,
@@ -408,7 +415,7 @@ fn prove(
         "config": config.name(),
         "module": config.module(),
         "latency": config.latency(),
-        "rtl": rtl.display().to_string(),
+        "rtl": rtl.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
         "ops": rows,
     });
     Ok((proven == results.len(), report))

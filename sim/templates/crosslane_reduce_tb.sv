@@ -67,16 +67,11 @@ module crosslane_reduce_tb #(
     wire [8:0] dut_op = mode == 2 ? ext_op : op;
     wire [511:0] dut_vec = mode == 2 ? ext_vec : vec;
     wire [63:0] dut_vbool = mode == 2 ? ext_vbool : vbool;
-    generate
-{%- for c in configs %}
-        {% if !loop.first %}end else {% endif %}if (EVERY == {{ c.every }}) begin : g_dut
-            {{ c.module }} dut (
-                .clk_i(clk), .rst_ni(dut_rst_ni), .in_valid_i(dut_in_valid), .op_i(dut_op), .vec_i(dut_vec),
-                .vbool_i(dut_vbool), .out_valid_o(dut_valid), .result_o(dut_result), .mask_o(dut_mask)
-            );
-{%- endfor %}
-        end
-    endgenerate
+    // The configuration is picked by the wrapper every integrator may use.
+    crosslane_reduce_top #(.EVERY(EVERY)) dut (
+        .clk_i(clk), .rst_ni(dut_rst_ni), .in_valid_i(dut_in_valid), .op_i(dut_op), .vec_i(dut_vec),
+        .vbool_i(dut_vbool), .out_valid_o(dut_valid), .result_o(dut_result), .mask_o(dut_mask)
+    );
 
     // What was presented at each of the last 16 rising edges.
     reg        hist_v [0:15];

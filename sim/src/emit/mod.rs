@@ -69,7 +69,7 @@ pub fn describe(config: Config) -> String {
 
 /// The header of a configuration's RTL: the command, the latency and the
 /// op-select table.
-fn verilog_header(config: Config) -> String {
+fn verilog_header(config: Config, components: &[&str]) -> String {
     let module = config.module();
     let latency = config.latency();
     let mut h = format!(
@@ -80,7 +80,8 @@ fn verilog_header(config: Config) -> String {
          // Latency {latency}: an input sampled at rising edge k is on result_o / mask_o with\n\
          // out_valid_o high after rising edge k+{}; one vector per clock, every op.\n\
          // rst_ni: synchronous, active low; it clears the valid pipeline (the data registers have no reset).\n\
-         // op_i = {{predicated, family[4:0], form[2:0]}}:\n",
+         // Instantiates, each in its own file beside this one: {}.\n\
+         // op_i = {{predicated, family[4:0], form[2:0]}} (named in {MODULE}_pkg.sv):\n",
         header_line(),
         match config.every() {
             1 => "every tree level".to_string(),
@@ -89,7 +90,8 @@ fn verilog_header(config: Config) -> String {
             k => format!("every {k}th tree level"),
         },
         describe(config),
-        latency - 1
+        latency - 1,
+        components.join(", ")
     );
     for op in Op::all() {
         h.push_str(&format!("//   9'h{:03x}  {}\n", op.code(), op.name()));
@@ -98,11 +100,12 @@ fn verilog_header(config: Config) -> String {
 }
 
 /// The module name of a folded group of rust-hdl's per-instance modules:
-/// `<top>_<component>`, the component read from the instance path (`in_dec`
+/// `crosslane_<component>`, shared by every configuration, the component
+/// read from the instance path (`in_dec`
 /// → `op_decode`, `in_ctl` → `controls`, `l3_ctl` → `node_controls`, `l2_cmp` → `window_compare`, `l4_ahead` → `ahead_compare`, `leaf` → `leaf_key`, `l3` → `tree_node`, `format` →
 /// `result_format`) or, for pipeline boundaries, `reg<width>` / `wire<width>`.
-fn component_name(top: &str, first: &str, text: &str) -> String {
-    let path = first.strip_prefix(&format!("{top}$")).unwrap_or(first);
+fn component_name(first: &str, text: &str) -> String {
+    let path = first.split_once('$').map_or(first, |(_, path)| path);
     let last = path.split('$').rfind(|s| !s.chars().all(|c| c.is_ascii_digit())).unwrap_or(path);
     let is_level = |s: &str| s.strip_prefix('l').is_some_and(|n| n.parse::<usize>().is_ok());
     let role = if last.ends_with("_dec") {
@@ -134,17 +137,84 @@ fn component_name(top: &str, first: &str, text: &str) -> String {
         let init = if text.contains("initial q") { "_init" } else { "" };
         format!("{kind}{width}{init}")
     };
-    format!("{top}_{role}")
+    format!("{PREFIX}_{role}")
 }
 
-/// A configuration's unit as rust-hdl emits it, post-passed.
-pub fn emitted(config: Config) -> Result<String, String> {
-    let module = config.module();
-    let uut = crosslane_hdl::connected_unit(config);
-    let emitted = crosslane_hdl::with_unit_stack(|| generate_verilog(&*uut));
-    let v = postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(&emitted, &module)));
-    let v = postpass::fold_duplicates(&v, |first, text| component_name(&module, first, text))?;
-    postpass::plain_names(&v)
+/// The prefix of the component modules (and their files) every
+/// configuration shares.
+pub const PREFIX: &str = "crosslane";
+
+/// What a component module is, for its file's header.
+fn component_role(name: &str) -> String {
+    let role = name.strip_prefix(PREFIX).and_then(|r| r.strip_prefix('_')).unwrap_or(name);
+    let what = match role {
+        "op_decode" => "the op select to the control word (a case table from golden's op table)",
+        "controls" => "the control word split into the op's named controls",
+        "node_controls" => "one tree level's node controls taken from the control word",
+        "leaf_key" => "a 32-bit window of the vector to its lane keys",
+        "window_compare" => "level 2's compare made from a window's keys",
+        "window_sum" => "level 2's sum made from a window's keys",
+        "ahead_compare" => "a node's compare made from its four grandchildren (used = 0: off)",
+        "tree_node" => "one node of the log-step tree (sum, max with tie mask, and, or, xor)",
+        "result_format" => "the root to result_o / mask_o",
+        r if r.starts_with("reg") => "a pipeline register",
+        r if r.starts_with("wire") => "a pipeline boundary without a register in that configuration",
+        _ => "a component",
+    };
+    format!("{name}: {what}")
+}
+
+/// The RTL of every configuration, post-passed: each configuration's top
+/// (in [`Config::ALL`]'s order) and the component modules they share, each
+/// (name, text).
+pub struct Rtl {
+    pub tops: Vec<(Config, String)>,
+    pub components: Vec<(String, String)>,
+}
+
+impl Rtl {
+    /// The components `config`'s top instantiates, by name.
+    pub fn used_by(&self, config: Config) -> Vec<&str> {
+        let Some((_, top)) = self.tops.iter().find(|(c, _)| *c == config) else { return Vec::new() };
+        self.components
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| top.lines().any(|l| l.trim_start().starts_with(&format!("{n} "))))
+            .collect()
+    }
+}
+
+/// Every configuration's unit as rust-hdl emits it, post-passed and folded
+/// together: one module per component, shared by the configurations.
+pub fn emitted() -> Result<Rtl, String> {
+    let mut designs = Vec::new();
+    for config in Config::ALL {
+        let module = config.module();
+        let uut = crosslane_hdl::connected_unit(config);
+        let emitted = crosslane_hdl::with_unit_stack(|| generate_verilog(&*uut));
+        designs.push(postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(&emitted, &module))));
+    }
+    let refs: Vec<&str> = designs.iter().map(String::as_str).collect();
+    let folded = postpass::fold_designs(&refs, component_name)?;
+    let mut tops = Vec::new();
+    for (config, top) in Config::ALL.into_iter().zip(&folded.tops) {
+        tops.push((config, postpass::plain_names(top.trim_start())?));
+    }
+    let mut components = Vec::new();
+    for (name, text) in &folded.modules {
+        components.push((name.clone(), postpass::plain_names(text)?));
+    }
+    components.sort();
+    Ok(Rtl { tops, components })
+}
+
+/// The files under `generated/` that `config`'s unit is made of: its top's
+/// and those of the components it instantiates.
+pub fn rtl_set(config: Config) -> Result<Vec<PathBuf>, String> {
+    let rtl = emitted()?;
+    let mut files = vec![rtl_path(config)];
+    files.extend(rtl.used_by(config).into_iter().map(|n| PathBuf::from(format!("rtl/{n}.v"))));
+    Ok(files)
 }
 
 /// Verilator lint waivers for the RTL, each narrow and with its reason.
@@ -157,9 +227,7 @@ fn lint_waivers() -> String {
          // A leaf's act_o is a 64-bit slot mask of which the window's 4 slots are used.\n\
          lint_off -rule UNUSEDSIGNAL -file \"*crosslane_reduce*.v\" -match \"*Bits of signal are not used: 'leaf_*_act_o'[63:4]\"\n\
          // A boundary without a register in this configuration is a wire: its clock is unused.\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*crosslane_reduce*.v\" -match \"*Signal is not used: 'clock'\"\n\
-         // A configuration's file holds its components too (`<module>_leaf_key`, `<module>_reg32`, ...).\n\
-         lint_off -rule DECLFILENAME -file \"*crosslane_reduce*.v\" -match \"*MODULE name: 'crosslane_reduce*\"\n",
+         lint_off -rule UNUSEDSIGNAL -file \"*crosslane_wire*.v\" -match \"*Signal is not used: 'clock'\"\n",
         header_line()
     )
 }
@@ -228,17 +296,103 @@ pub fn tb_cases() -> Vec<Case> {
     campaign(TB_SEED, TB_PER_OP)
 }
 
-/// The emitted RTL of every configuration and the waivers.
+/// The emitted RTL: a file per module (each configuration's top, each shared
+/// component), the op codes as a package, the wrapper that picks a
+/// configuration by depth, and the lint waivers.
 pub fn rtl_files() -> Result<Vec<GeneratedFile>, String> {
+    let rtl = emitted()?;
     let mut files = Vec::new();
-    for config in Config::ALL {
+    for (config, top) in &rtl.tops {
         files.push(GeneratedFile {
-            path: rtl_path(config),
-            contents: format!("{}`timescale 1ns / 1ps\n{}", verilog_header(config), emitted(config)?),
+            path: rtl_path(*config),
+            contents: format!("{}`timescale 1ns / 1ps\n{top}\n", verilog_header(*config, &rtl.used_by(*config))),
         });
     }
+    for (name, text) in &rtl.components {
+        let users: Vec<String> =
+            Config::ALL.into_iter().filter(|c| rtl.used_by(*c).contains(&name.as_str())).map(|c| c.module()).collect();
+        files.push(GeneratedFile {
+            path: PathBuf::from(format!("rtl/{name}.v")),
+            contents: format!(
+                "// {}\n// {}.\n// Instantiated by {}.\n`timescale 1ns / 1ps\n{text}\n",
+                header_line(),
+                component_role(name),
+                users.join(", ")
+            ),
+        });
+    }
+    files.push(GeneratedFile { path: PathBuf::from(format!("rtl/{MODULE}_pkg.sv")), contents: package() });
+    files.push(GeneratedFile { path: PathBuf::from(format!("rtl/{MODULE}_top.v")), contents: wrapper() });
     files.push(GeneratedFile { path: PathBuf::from("rtl/crosslane_reduce.vlt"), contents: lint_waivers() });
     Ok(files)
+}
+
+/// The op codes as named constants (`OP_RADD_2NX8`, …), the op-select
+/// width, and each configuration's latency, in a SystemVerilog package.
+fn package() -> String {
+    let mut v = format!(
+        "// {}\n// The op-select codes of crosslane_reduce's op_i, golden's op table: {{predicated, family[4:0], form[2:0]}}.\n\
+         package {MODULE}_pkg;\n  localparam integer OP_BITS = {};\n  localparam integer OP_COUNT = {};\n",
+        header_line(),
+        crosslane_golden::OP_SELECT_BITS,
+        crosslane_golden::OP_COUNT
+    );
+    for config in Config::ALL {
+        v.push_str(&format!(
+            "  localparam integer LATENCY_EVERY{} = {};  // {}\n",
+            config.every(),
+            config.latency(),
+            config.module()
+        ));
+    }
+    for op in Op::all() {
+        v.push_str(&format!(
+            "  localparam [OP_BITS-1:0] OP_{} = 9'h{:03x};\n",
+            op.name().to_ascii_uppercase(),
+            op.code()
+        ));
+    }
+    v.push_str(&format!("endpackage : {MODULE}_pkg\n"));
+    v
+}
+
+/// `crosslane_reduce_top #(.EVERY(k))`: the configuration with a register
+/// after every k-th tree level, picked by a parameter (its latency is the
+/// package's `LATENCY_EVERYk`).
+fn wrapper() -> String {
+    let mut v = format!(
+        "// {}\n// {MODULE}_top: the reduce unit with its pipeline depth a parameter. EVERY = 1 (the\n\
+         // default, {MODULE}), 2 or 3 (a register after every, every second, every third tree level);\n\
+         // its latency is {MODULE}_pkg::LATENCY_EVERY<EVERY>. Any other EVERY drives nothing and stops a simulation.\n\
+         `timescale 1ns / 1ps\n\
+         module {MODULE}_top #(\n    parameter integer EVERY = 1\n",
+        header_line()
+    );
+    v.push_str(
+        ") (\n    input  wire         clk_i,\n    input  wire         rst_ni,\n    input  wire         in_valid_i,\n\
+         \x20   input  wire [8:0]   op_i,\n    input  wire [511:0] vec_i,\n    input  wire [63:0]  vbool_i,\n\
+         \x20   output wire         out_valid_o,\n    output wire [31:0]  result_o,\n    output wire [63:0]  mask_o\n);\n\
+         \x20   generate\n",
+    );
+    for (k, config) in Config::ALL.into_iter().enumerate() {
+        let kw = if k == 0 { "if" } else { "else if" };
+        v.push_str(&format!(
+            "        {kw} (EVERY == {}) begin : g_every{}\n            {} u_reduce (\n\
+             \x20               .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),\n\
+             \x20               .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)\n\
+             \x20           );\n        end\n",
+            config.every(),
+            config.every(),
+            config.module()
+        ));
+    }
+    v.push_str(
+        "        else begin : g_bad_every\n            initial begin\n\
+         \x20               $display(\"crosslane_reduce_top: EVERY = %0d: no such configuration (1, 2 or 3)\", EVERY);\n\
+         \x20               $finish;\n            end\n        end\n    endgenerate\n\
+         endmodule\n",
+    );
+    v
 }
 
 /// The testbench and its two harnesses (without the vector file).
@@ -274,9 +428,55 @@ pub fn tb_sources() -> Result<Vec<GeneratedFile>, askama::Error> {
     ])
 }
 
+/// The FuseSoC core of the generated RTL (`generated/crosslane.core`): every
+/// RTL file, the waivers, the testbench, and the lint and sim targets.
+fn core(rtl: &[GeneratedFile]) -> String {
+    let list = |ext: &str| -> String {
+        rtl.iter()
+            .filter(|f| f.path.extension().is_some_and(|e| e == ext))
+            .map(|f| format!("      - {}\n", f.path.display()))
+            .collect()
+    };
+    let configs: Vec<String> =
+        Config::ALL.iter().map(|c| format!("{} (EVERY={}, latency {})", c.module(), c.every(), c.latency())).collect();
+    format!(
+        "CAPI=2:\n# {}\n\
+         # FuseSoC core of the generated RTL; from the checkout:\n\
+         #   fusesoc --cores-root generated run --build-root target/fusesoc --target lint crosslane:ip:crosslane_reduce\n\
+         #   fusesoc --cores-root generated run --build-root target/fusesoc --target sim crosslane:ip:crosslane_reduce [--EVERY 2]\n\
+         # Configurations: {}; crosslane_reduce_top picks one by its EVERY parameter.\n\
+         name: crosslane:ip:crosslane_reduce:0.1.0\n\
+         description: CrossLaneReduce, a pipelined log-step cross-lane reduce unit (512-bit vector in per clock)\n\
+         \n\
+         filesets:\n  rtl:\n    files:\n{}    file_type: verilogSource\n\
+         \x20 pkg:\n    files:\n{}    file_type: systemVerilogSource\n\
+         \x20 lint_waivers:\n    files:\n      - rtl/crosslane_reduce.vlt\n    file_type: vlt\n\
+         \x20 tb:\n    files:\n      - tb/crosslane_reduce_tb.sv\n      - tb/crosslane_reduce_tb_icarus.sv\n    file_type: systemVerilogSource\n\
+         \x20 vectors:\n    files:\n      - tb/vectors.hex: {{file_type: user, copyto: vectors.hex}}\n\
+         \n\
+         targets:\n  default: &default\n    filesets: [rtl, pkg]\n    toplevel: crosslane_reduce_top\n\
+         \x20 lint:\n    <<: *default\n    description: Verilator -Wall lint of the RTL (waivers in crosslane_reduce.vlt)\n\
+         \x20   default_tool: verilator\n    filesets: [lint_waivers, rtl]\n    toplevel: crosslane_reduce_top\n\
+         \x20   parameters: [EVERY]\n\
+         \x20   tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n\
+         \x20 sim:\n    description: The self-checking testbench on the checked-in vectors under Icarus (exit 1 on any failure)\n\
+         \x20   default_tool: icarus\n    filesets: [rtl, tb, vectors]\n    toplevel: crosslane_reduce_tb_icarus\n\
+         \x20   parameters: [vectors, EVERY]\n    tools:\n      icarus:\n        iverilog_options: [-g2012]\n\
+         \n\
+         parameters:\n  vectors:\n    datatype: str\n    description: The vectors file the testbench reads\n\
+         \x20   paramtype: plusarg\n    default: vectors.hex\n\
+         \x20 EVERY:\n    datatype: int\n    description: The configuration (1, 2 or 3)\n    paramtype: vlogparam\n    default: 1\n",
+        header_line().replace("\n// ", "\n# "),
+        configs.join(", "),
+        list("v"),
+        list("sv"),
+    )
+}
+
 /// Every file of `generated/`.
 pub fn files() -> Result<Vec<GeneratedFile>, String> {
     let mut all = rtl_files()?;
+    all.push(GeneratedFile { path: PathBuf::from("crosslane.core"), contents: core(&all) });
     all.extend(tb_sources().map_err(|e| format!("cannot render a template: {e}"))?);
     let cases = tb_cases();
     all.push(GeneratedFile {
@@ -328,11 +528,25 @@ pub fn write(root: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// The files under `root` that differ from what the generator makes.
+/// Files under `root`'s `rtl/` and `tb/` that the generator does not make
+/// (a module it no longer emits) count too: a glob such as `rtl/*.v` would
+/// still pick them up.
 pub fn check(root: &Path) -> Result<Vec<PathBuf>, String> {
     let files = files()?;
-    Ok(files
-        .into_iter()
+    let mut stale: Vec<PathBuf> = files
+        .iter()
         .filter(|f| std::fs::read_to_string(root.join(&f.path)).ok().as_deref() != Some(f.contents.as_str()))
-        .map(|f| root.join(f.path))
-        .collect())
+        .map(|f| root.join(&f.path))
+        .collect();
+    for dir in ["rtl", "tb"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
+        for e in entries.flatten() {
+            let rel = PathBuf::from(dir).join(e.file_name());
+            if !files.iter().any(|f| f.path == rel) {
+                stale.push(root.join(rel));
+            }
+        }
+    }
+    stale.sort();
+    Ok(stale)
 }

@@ -230,6 +230,13 @@ fn without_values(text: &str) -> String {
     out
 }
 
+/// Designs folded together ([`fold_designs`]): each design's top (with the
+/// text before it), and the shared component modules, each (name, text).
+pub struct Folded {
+    pub tops: Vec<String>,
+    pub modules: Vec<(String, String)>,
+}
+
 /// Fold modules that are the same but for their name into one. rust-hdl
 /// emits a module per instance (`top$l3$0`, `top$l3$1`, …); each group of
 /// modules that differ only in their name and the values of their
@@ -239,11 +246,36 @@ fn without_values(text: &str) -> String {
 /// its own (`#(.live(32'h1ff))`). Two groups given the same name are an
 /// error, as is a top that is not the first module.
 pub fn fold_duplicates(verilog: &str, name_of: impl Fn(&str, &str) -> String) -> Result<String, String> {
-    let (preamble, mods) = modules(verilog)?;
-    let top = mods.first().ok_or("no top module")?;
+    let folded = fold_designs(&[verilog], name_of)?;
+    let mut out = folded.tops.concat();
+    for (_, text) in folded.modules {
+        out.push_str("\n\n");
+        out.push_str(&text);
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+/// [`fold_duplicates`] over several designs at once (each its top first,
+/// their children's names distinct): the children of all of them are
+/// grouped together, so the designs share one module per component, with a
+/// parameter for every constant that differs between any two instances of
+/// any design.
+pub fn fold_designs(designs: &[&str], name_of: impl Fn(&str, &str) -> String) -> Result<Folded, String> {
+    let mut parsed = Vec::new();
+    for d in designs {
+        parsed.push(modules(d)?);
+    }
+    let mut tops = Vec::new();
+    let mut children: Vec<&Module> = Vec::new();
+    for (preamble, mods) in &parsed {
+        let top = mods.first().ok_or("no top module")?;
+        tops.push((*preamble, top));
+        children.extend(&mods[1..]);
+    }
     // Group the children by their text with the name and constant values taken out.
     let mut groups: Vec<(String, Vec<&Module>)> = Vec::new();
-    for m in &mods[1..] {
+    for m in children {
         let normal = without_values(&m.text.replace(m.name, "\u{0}"));
         match groups.iter_mut().find(|g| g.0 == normal) {
             Some(g) => g.1.push(m),
@@ -273,6 +305,9 @@ pub fn fold_duplicates(verilog: &str, name_of: impl Fn(&str, &str) -> String) ->
             })
             .collect();
         for m in members {
+            if renamed.contains_key(m.name) {
+                return Err(format!("module {} is in two designs", m.name));
+            }
             let values = localparams(m.text);
             let overrides: Vec<String> = varying
                 .iter()
@@ -291,7 +326,7 @@ pub fn fold_duplicates(verilog: &str, name_of: impl Fn(&str, &str) -> String) ->
                 _ => text.push_str(line),
             }
         }
-        folded.push(text);
+        folded.push((name, text));
     }
     // Instantiations: a line whose first word is a child module's name.
     let rename_instances = |text: &str| -> String {
@@ -312,14 +347,10 @@ pub fn fold_duplicates(verilog: &str, name_of: impl Fn(&str, &str) -> String) ->
         }
         t
     };
-    let mut out = String::from(preamble);
-    out.push_str(&rename_instances(top.text));
-    for f in folded {
-        out.push_str("\n\n");
-        out.push_str(&rename_instances(&f));
-    }
-    out.push('\n');
-    Ok(out)
+    Ok(Folded {
+        tops: tops.into_iter().map(|(pre, top)| format!("{pre}{}", rename_instances(top.text))).collect(),
+        modules: folded.into_iter().map(|(n, t)| (n, rename_instances(&t))).collect(),
+    })
 }
 
 /// rust-hdl joins the path of a signal with `$` (`s3_val$0$q`); the pass
@@ -423,6 +454,26 @@ mod tests {
         assert!(out.contains("    node #(.live(32'hffff)) l2(.a(a));\n"), "{out}");
         assert!(out.contains("    parameter  live = 32'h1ff;\n    localparam  zero = 32'h0;\n"), "{out}");
         assert_eq!(counts(&out).1, 2, "{out}");
+    }
+
+    #[test]
+    fn designs_fold_together_with_a_parameter_for_what_differs_between_them() {
+        let a = "module a(x);\n    a$n n(.x(x));\nendmodule // a\n\n\
+                 module a$n(x);\n    localparam  used = 1'b0;\nendmodule // a$n\n";
+        let b = "module b(x);\n    b$n n(.x(x));\nendmodule // b\n\n\
+                 module b$n(x);\n    localparam  used = 1'b1;\nendmodule // b$n\n";
+        let f = fold_designs(&[a, b], |_, _| "node".into()).unwrap();
+        assert_eq!(
+            f.tops,
+            [
+                "module a(x);\n    node #(.used(1'b0)) n(.x(x));\nendmodule // a",
+                "module b(x);\n    node #(.used(1'b1)) n(.x(x));\nendmodule // b"
+            ]
+        );
+        assert_eq!(f.modules.len(), 1);
+        assert_eq!(f.modules[0].1, "module node(x);\n    parameter  used = 1'b0;\nendmodule // node");
+        // A module in two designs is refused.
+        assert!(fold_designs(&[a, a], |_, _| "node".into()).is_err());
     }
 
     #[test]

@@ -133,7 +133,7 @@ fn key(rtl: &[u8]) -> u64 {
 
 /// Cut and unroll `rtl` with `pre` clocks before the checked one into
 /// `cache/prove-KEY-preN/` (`unrolled.il`, `step.json`), or reuse it.
-fn prepare(rtl: &Path, text: &[u8], config: Config, pre: usize) -> Result<PathBuf, String> {
+fn prepare(rtl: &[PathBuf], text: &[u8], config: Config, pre: usize) -> Result<PathBuf, String> {
     let dir_for = |pre: usize| cache_root().join(format!("prove-{:016x}-{}-pre{pre}", key(text), config.name()));
     let proof = dir_for(0);
     cached(dir_for(pre), &["step.json", "unrolled.il"], |tmp| {
@@ -163,12 +163,13 @@ const CUT_FILES: [&str; 2] = ["step.v", "step.json"];
 
 /// yosys cuts the unit's flip-flops: `tmp/step.v` (and `step.json`) is one
 /// clock of it, each register's q an input and its d an output.
-fn cut(rtl: &Path, config: Config, tmp: &Path) -> Result<(), String> {
+fn cut(rtl: &[PathBuf], config: Config, tmp: &Path) -> Result<(), String> {
+    let files: Vec<String> = rtl.iter().map(|f| f.display().to_string()).collect();
     let cut = format!(
         "read_verilog {rtl}\nhierarchy -check -top {top}\nproc\nflatten\nopt_clean -purge\n\
          expose -evert-dff t:$dff\nopt_clean -purge\nrename {top} {step}\n\
          write_verilog -noattr step.v\nwrite_json step.json\n",
-        rtl = rtl.display(),
+        rtl = files.join(" "),
         top = config.module(),
         step = unroll::STEP_MODULE
     );
@@ -357,13 +358,14 @@ fn abc_engine(d: &Path, engine: &str, limit: Duration) -> Result<Result<Verdict,
     })
 }
 
-/// The unrolled unit of one RTL file, built once into the cache. Proofs run
+/// The unrolled unit of one configuration's RTL files, built once into the cache. Proofs run
 /// on the unit unrolled from the checked clock with a free state (the
 /// strongest claim, and the fastest); an op that fails is solved again on
 /// the unit unrolled with [`pre`] clocks before, for a counterexample whose
 /// state inputs reach, which [`replay`] runs in a simulator.
 pub struct Prover {
-    pub rtl: PathBuf,
+    /// The RTL files: the configuration's top and the components it instantiates.
+    pub rtl: Vec<PathBuf>,
     /// The configuration the RTL is (its top module and latency).
     pub config: Config,
     pub dir: PathBuf,
@@ -375,11 +377,24 @@ pub struct Prover {
 }
 
 impl Prover {
-    /// Cut and unroll `rtl` (the configuration's top module), or reuse the cache.
-    pub fn new(rtl: &Path, config: Config) -> Result<Prover, String> {
+    /// Cut and unroll the unit in the files `rtl` (the configuration's top
+    /// module and the components it instantiates), or reuse the cache.
+    pub fn new(rtl: &[PathBuf], config: Config) -> Result<Prover, String> {
         available()?;
-        let text = std::fs::read(rtl).map_err(|e| format!("cannot read the RTL {}: {e}", rtl.display()))?;
-        let rtl = std::fs::canonicalize(rtl).map_err(|e| format!("{}: {e}", rtl.display()))?;
+        if rtl.is_empty() {
+            return Err("no RTL file to prove".into());
+        }
+        let mut text = Vec::new();
+        let mut files = Vec::new();
+        for f in rtl {
+            let bytes = std::fs::read(f).map_err(|e| format!("cannot read the RTL {}: {e}", f.display()))?;
+            text.extend_from_slice(f.file_name().map_or(&[][..], |n| n.as_encoded_bytes()));
+            text.push(0);
+            text.extend(bytes);
+            text.push(0);
+            files.push(std::fs::canonicalize(f).map_err(|e| format!("{}: {e}", f.display()))?);
+        }
+        let rtl = files;
         let start = Instant::now();
         let dir = prepare(&rtl, &text, config, 0)?;
         let regs = unroll::registers(&read(&dir.join("step.json"))?)?;

@@ -94,8 +94,8 @@ pub fn testbench(cex: &Cex, vcd: &Path, module: &str) -> String {
     v
 }
 
-/// Run the counterexample through `rtl` under Icarus, in `dir`.
-pub fn replay(rtl: &Path, cex: &Cex, dir: &Path, module: &str) -> Result<Replayed, String> {
+/// Run the counterexample through the unit in the files `rtl` under Icarus, in `dir`.
+pub fn replay(rtl: &[PathBuf], cex: &Cex, dir: &Path, module: &str) -> Result<Replayed, String> {
     let (want_valid, want_result, want_mask) = expected(cex)?;
     let tb = dir.join("replay.v");
     let vcd = dir.join("counterexample.vcd");
@@ -104,7 +104,7 @@ pub fn replay(rtl: &Path, cex: &Cex, dir: &Path, module: &str) -> Result<Replaye
     let out = Command::new("iverilog")
         .args(["-g2012", "-s", "crosslane_replay", "-o"])
         .arg(&vvp)
-        .arg(rtl)
+        .args(rtl)
         .arg(&tb)
         .output()
         .map_err(|e| format!("cannot run iverilog: {e}"))?;
