@@ -6,7 +6,7 @@
 // Latency 7: an input sampled at rising edge k is on result_o / mask_o with
 // out_valid_o high after rising edge k+6; one vector per clock, every op.
 // rst_ni: synchronous, active low; it clears the valid pipeline (the data registers have no reset).
-// Instantiates, each in its own file beside this one: crosslane_ahead_compare, crosslane_controls, crosslane_leaf_key, crosslane_node_controls, crosslane_op_decode, crosslane_reg1, crosslane_reg17, crosslane_reg1_init, crosslane_reg32, crosslane_reg53, crosslane_reg64, crosslane_result_format, crosslane_tree_node, crosslane_window_compare, crosslane_window_sum.
+// Instantiates, each in its own file beside this one: crosslane_controls, crosslane_leaf_key, crosslane_node_controls, crosslane_op_decode, crosslane_reg1, crosslane_reg17, crosslane_reg1_init, crosslane_reg32, crosslane_reg53, crosslane_reg64, crosslane_result_format, crosslane_tree_node, crosslane_window_compare, crosslane_window_sum.
 // op_i = {predicated, family[4:0], form[2:0]} (named in crosslane_reduce_pkg.sv):
 //   9'h000  radd_2nx8
 //   9'h100  radd_2nx8_t
@@ -1463,30 +1463,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     wire  l4_ctl_and_o;
     wire  l4_ctl_or_o;
     wire  l4_ctl_xor_o;
-    reg  [31:0] l4_ahead_0_l0_i;
-    reg  [31:0] l4_ahead_0_l1_i;
-    reg  [31:0] l4_ahead_0_r0_i;
-    reg  [31:0] l4_ahead_0_r1_i;
-    wire  l4_ahead_0_b_wins_o;
-    wire  l4_ahead_0_a_wins_o;
-    reg  [31:0] l4_ahead_1_l0_i;
-    reg  [31:0] l4_ahead_1_l1_i;
-    reg  [31:0] l4_ahead_1_r0_i;
-    reg  [31:0] l4_ahead_1_r1_i;
-    wire  l4_ahead_1_b_wins_o;
-    wire  l4_ahead_1_a_wins_o;
-    reg  [31:0] l4_ahead_2_l0_i;
-    reg  [31:0] l4_ahead_2_l1_i;
-    reg  [31:0] l4_ahead_2_r0_i;
-    reg  [31:0] l4_ahead_2_r1_i;
-    wire  l4_ahead_2_b_wins_o;
-    wire  l4_ahead_2_a_wins_o;
-    reg  [31:0] l4_ahead_3_l0_i;
-    reg  [31:0] l4_ahead_3_l1_i;
-    reg  [31:0] l4_ahead_3_r0_i;
-    reg  [31:0] l4_ahead_3_r1_i;
-    wire  l4_ahead_3_b_wins_o;
-    wire  l4_ahead_3_a_wins_o;
     reg  [31:0] l4_0_a_i;
     reg  [31:0] l4_0_b_i;
     reg  [63:0] l4_0_ma_i;
@@ -1570,18 +1546,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     wire  l5_ctl_and_o;
     wire  l5_ctl_or_o;
     wire  l5_ctl_xor_o;
-    reg  [31:0] l5_ahead_0_l0_i;
-    reg  [31:0] l5_ahead_0_l1_i;
-    reg  [31:0] l5_ahead_0_r0_i;
-    reg  [31:0] l5_ahead_0_r1_i;
-    wire  l5_ahead_0_b_wins_o;
-    wire  l5_ahead_0_a_wins_o;
-    reg  [31:0] l5_ahead_1_l0_i;
-    reg  [31:0] l5_ahead_1_l1_i;
-    reg  [31:0] l5_ahead_1_r0_i;
-    reg  [31:0] l5_ahead_1_r1_i;
-    wire  l5_ahead_1_b_wins_o;
-    wire  l5_ahead_1_a_wins_o;
     reg  [31:0] l5_0_a_i;
     reg  [31:0] l5_0_b_i;
     reg  [63:0] l5_0_ma_i;
@@ -1647,12 +1611,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
     wire  out_ctl_has_mask_o;
     wire  out_ctl_vbool_fold_o;
     wire  out_ctl_predicated_o;
-    reg  [31:0] l6_ahead_l0_i;
-    reg  [31:0] l6_ahead_l1_i;
-    reg  [31:0] l6_ahead_r0_i;
-    reg  [31:0] l6_ahead_r1_i;
-    wire  l6_ahead_b_wins_o;
-    wire  l6_ahead_a_wins_o;
     reg  [31:0] l6_a_i;
     reg  [31:0] l6_b_i;
     reg  [63:0] l6_ma_i;
@@ -3521,38 +3479,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l4_ctl_or_o),
         .xor_o(l4_ctl_xor_o)
     );
-    crosslane_ahead_compare #(.used(1'b0)) l4_ahead_0(
-        .l0_i(l4_ahead_0_l0_i),
-        .l1_i(l4_ahead_0_l1_i),
-        .r0_i(l4_ahead_0_r0_i),
-        .r1_i(l4_ahead_0_r1_i),
-        .b_wins_o(l4_ahead_0_b_wins_o),
-        .a_wins_o(l4_ahead_0_a_wins_o)
-    );
-    crosslane_ahead_compare #(.used(1'b0)) l4_ahead_1(
-        .l0_i(l4_ahead_1_l0_i),
-        .l1_i(l4_ahead_1_l1_i),
-        .r0_i(l4_ahead_1_r0_i),
-        .r1_i(l4_ahead_1_r1_i),
-        .b_wins_o(l4_ahead_1_b_wins_o),
-        .a_wins_o(l4_ahead_1_a_wins_o)
-    );
-    crosslane_ahead_compare #(.used(1'b0)) l4_ahead_2(
-        .l0_i(l4_ahead_2_l0_i),
-        .l1_i(l4_ahead_2_l1_i),
-        .r0_i(l4_ahead_2_r0_i),
-        .r1_i(l4_ahead_2_r1_i),
-        .b_wins_o(l4_ahead_2_b_wins_o),
-        .a_wins_o(l4_ahead_2_a_wins_o)
-    );
-    crosslane_ahead_compare #(.used(1'b0)) l4_ahead_3(
-        .l0_i(l4_ahead_3_l0_i),
-        .l1_i(l4_ahead_3_l1_i),
-        .r0_i(l4_ahead_3_r0_i),
-        .r1_i(l4_ahead_3_r1_i),
-        .b_wins_o(l4_ahead_3_b_wins_o),
-        .a_wins_o(l4_ahead_3_a_wins_o)
-    );
     crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h8), .live(32'hffffffff)) l4_0(
         .a_i(l4_0_a_i),
         .b_i(l4_0_b_i),
@@ -3676,22 +3602,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .or_o(l5_ctl_or_o),
         .xor_o(l5_ctl_xor_o)
     );
-    crosslane_ahead_compare #(.used(1'b0)) l5_ahead_0(
-        .l0_i(l5_ahead_0_l0_i),
-        .l1_i(l5_ahead_0_l1_i),
-        .r0_i(l5_ahead_0_r0_i),
-        .r1_i(l5_ahead_0_r1_i),
-        .b_wins_o(l5_ahead_0_b_wins_o),
-        .a_wins_o(l5_ahead_0_a_wins_o)
-    );
-    crosslane_ahead_compare #(.used(1'b0)) l5_ahead_1(
-        .l0_i(l5_ahead_1_l0_i),
-        .l1_i(l5_ahead_1_l1_i),
-        .r0_i(l5_ahead_1_r0_i),
-        .r1_i(l5_ahead_1_r1_i),
-        .b_wins_o(l5_ahead_1_b_wins_o),
-        .a_wins_o(l5_ahead_1_a_wins_o)
-    );
     crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h10), .live(32'hffffffff)) l5_0(
         .a_i(l5_0_a_i),
         .b_i(l5_0_b_i),
@@ -3782,14 +3692,6 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         .has_mask_o(out_ctl_has_mask_o),
         .vbool_fold_o(out_ctl_vbool_fold_o),
         .predicated_o(out_ctl_predicated_o)
-    );
-    crosslane_ahead_compare #(.used(1'b0)) l6_ahead(
-        .l0_i(l6_ahead_l0_i),
-        .l1_i(l6_ahead_l1_i),
-        .r0_i(l6_ahead_r0_i),
-        .r1_i(l6_ahead_r1_i),
-        .b_wins_o(l6_ahead_b_wins_o),
-        .a_wins_o(l6_ahead_a_wins_o)
     );
     crosslane_tree_node #(.given_compare(1'b0), .child_bits(32'h0), .child_slots(64'h20), .live(32'hffffffff)) l6(
         .a_i(l6_a_i),
@@ -4966,46 +4868,18 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l3_6_a_wins_i = no;
         l3_7_b_wins_i = no;
         l3_7_a_wins_i = no;
-        l4_ahead_0_l0_i = s2_val_0_q;
-        l4_ahead_0_l1_i = s2_val_1_q;
-        l4_ahead_0_r0_i = s2_val_2_q;
-        l4_ahead_0_r1_i = s2_val_3_q;
-        l4_0_b_wins_i = l4_ahead_0_b_wins_o;
-        l4_0_a_wins_i = l4_ahead_0_a_wins_o;
-        l4_ahead_1_l0_i = s2_val_4_q;
-        l4_ahead_1_l1_i = s2_val_5_q;
-        l4_ahead_1_r0_i = s2_val_6_q;
-        l4_ahead_1_r1_i = s2_val_7_q;
-        l4_1_b_wins_i = l4_ahead_1_b_wins_o;
-        l4_1_a_wins_i = l4_ahead_1_a_wins_o;
-        l4_ahead_2_l0_i = s2_val_8_q;
-        l4_ahead_2_l1_i = s2_val_9_q;
-        l4_ahead_2_r0_i = s2_val_10_q;
-        l4_ahead_2_r1_i = s2_val_11_q;
-        l4_2_b_wins_i = l4_ahead_2_b_wins_o;
-        l4_2_a_wins_i = l4_ahead_2_a_wins_o;
-        l4_ahead_3_l0_i = s2_val_12_q;
-        l4_ahead_3_l1_i = s2_val_13_q;
-        l4_ahead_3_r0_i = s2_val_14_q;
-        l4_ahead_3_r1_i = s2_val_15_q;
-        l4_3_b_wins_i = l4_ahead_3_b_wins_o;
-        l4_3_a_wins_i = l4_ahead_3_a_wins_o;
-        l5_ahead_0_l0_i = s3_val_0_q;
-        l5_ahead_0_l1_i = s3_val_1_q;
-        l5_ahead_0_r0_i = s3_val_2_q;
-        l5_ahead_0_r1_i = s3_val_3_q;
-        l5_0_b_wins_i = l5_ahead_0_b_wins_o;
-        l5_0_a_wins_i = l5_ahead_0_a_wins_o;
-        l5_ahead_1_l0_i = s3_val_4_q;
-        l5_ahead_1_l1_i = s3_val_5_q;
-        l5_ahead_1_r0_i = s3_val_6_q;
-        l5_ahead_1_r1_i = s3_val_7_q;
-        l5_1_b_wins_i = l5_ahead_1_b_wins_o;
-        l5_1_a_wins_i = l5_ahead_1_a_wins_o;
-        l6_ahead_l0_i = s4_val_0_q;
-        l6_ahead_l1_i = s4_val_1_q;
-        l6_ahead_r0_i = s4_val_2_q;
-        l6_ahead_r1_i = s4_val_3_q;
+        l4_0_b_wins_i = 1'b0;
+        l4_0_a_wins_i = 1'b0;
+        l4_1_b_wins_i = 1'b0;
+        l4_1_a_wins_i = 1'b0;
+        l4_2_b_wins_i = 1'b0;
+        l4_2_a_wins_i = 1'b0;
+        l4_3_b_wins_i = 1'b0;
+        l4_3_a_wins_i = 1'b0;
+        l5_0_b_wins_i = 1'b0;
+        l5_0_a_wins_i = 1'b0;
+        l5_1_b_wins_i = 1'b0;
+        l5_1_a_wins_i = 1'b0;
         l6_ctl_ctrl_i = s5_ctrl_q;
         l6_a_i = s5_val_0_q;
         l6_b_i = s5_val_1_q;
@@ -5017,8 +4891,8 @@ module crosslane_reduce(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,r
         l6_and_i = l6_ctl_and_o;
         l6_or_i = l6_ctl_or_o;
         l6_xor_i = l6_ctl_xor_o;
-        l6_b_wins_i = l6_ahead_b_wins_o;
-        l6_a_wins_i = l6_ahead_a_wins_o;
+        l6_b_wins_i = 1'b0;
+        l6_a_wins_i = 1'b0;
         f_root_d = l6_val_o;
         f_none_d = ~|(s5_val_0_q | s5_val_1_q);
         f_mask_d = l6_mask_o;

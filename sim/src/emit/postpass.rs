@@ -353,6 +353,85 @@ pub fn fold_designs(designs: &[&str], name_of: impl Fn(&str, &str) -> String) ->
     })
 }
 
+/// Take out of `top` the instances of `module` whose `used` parameter is 0,
+/// with the signals only they read or drive: rust-hdl's structure is the
+/// same for every configuration, so a component a configuration does not
+/// use is still there with `used` = 0, its outputs held at 0. `module_text`
+/// is that module's own text, which must assign each output 0 before its
+/// `if (used)` (checked), so every read of an output becomes a constant 0
+/// of its width. Returns the top unchanged when it has no such instance.
+pub fn drop_unused(top: &str, module: &str, module_text: &str) -> Result<String, String> {
+    let head = format!("{module} #(.used(1'b0)) ");
+    if !top.contains(&head) {
+        return Ok(top.to_string());
+    }
+    // The module's outputs, each held at 0 until `if (used)`.
+    let body = module_text.split("if (used)").next().unwrap_or("");
+    let outputs: Vec<&str> = module_text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("output reg  ")?.strip_suffix(';'))
+        .map(|d| d.rsplit(' ').next().unwrap_or(d))
+        .collect();
+    if outputs.is_empty() || !module_text.contains("if (used)") {
+        return Err(format!("{module} has no `if (used)` or no output: cannot take its unused instances out"));
+    }
+    for o in &outputs {
+        if !body.contains(&format!("{o} = 1'b0;")) && !body.contains(&format!("{o} = 32'h0;")) {
+            return Err(format!("{module} does not hold output {o} at 0 before `if (used)`"));
+        }
+    }
+    // Instance names, and their blocks' lines.
+    let lines: Vec<&str> = top.split_inclusive('\n').collect();
+    let mut names = Vec::new();
+    let mut drop = vec![false; lines.len()];
+    let mut k = 0;
+    while k < lines.len() {
+        if let Some(rest) = lines[k].trim_start().strip_prefix(&head) {
+            names.push(rest.trim_end().trim_end_matches('(').to_string());
+            while k < lines.len() && lines[k].trim() != ");" {
+                drop[k] = true;
+                k += 1;
+            }
+            if k < lines.len() {
+                drop[k] = true;
+            }
+        }
+        k += 1;
+    }
+    let port_signal = |line: &str| -> Option<String> {
+        // A declaration (`reg  [31:0] x;`, `wire  x;`) or an assignment (`x = …;`)
+        let t = line.trim();
+        let decl = t.strip_prefix("reg ").or_else(|| t.strip_prefix("wire ")).and_then(|d| d.strip_suffix(';'));
+        if let Some(d) = decl {
+            return d.rsplit(' ').next().map(str::to_string);
+        }
+        t.split_once(" = ").map(|(lhs, _)| lhs.to_string())
+    };
+    let ours = |sig: &str| names.iter().any(|n| sig.starts_with(&format!("{n}_")));
+    let mut out = String::with_capacity(top.len());
+    for (k, line) in lines.iter().enumerate() {
+        if drop[k] {
+            continue;
+        }
+        if port_signal(line).is_some_and(|s| ours(&s)) {
+            continue;
+        }
+        // A read of a dropped instance's output: the constant it held.
+        let mut l = line.to_string();
+        if let Some((lhs, rhs)) = line.trim().strip_suffix(';').and_then(|t| t.split_once(" = ")) {
+            if ours(rhs) && outputs.iter().any(|o| rhs.ends_with(&format!("_{o}"))) {
+                let indent = &line[..line.len() - line.trim_start().len()];
+                l = format!("{indent}{lhs} = 1'b0;\n");
+            }
+        }
+        if names.iter().any(|n| l.contains(&format!("{n}_"))) {
+            return Err(format!("a use of an unused {module} instance is left: {}", l.trim()));
+        }
+        out.push_str(&l);
+    }
+    Ok(out)
+}
+
 /// rust-hdl joins the path of a signal with `$` (`s3_val$0$q`); the pass
 /// writes `_` instead (`s3_val_0_q`), and fails if two names would merge.
 pub fn plain_names(verilog: &str) -> Result<String, String> {
@@ -474,6 +553,20 @@ mod tests {
         assert_eq!(f.modules[0].1, "module node(x);\n    parameter  used = 1'b0;\nendmodule // node");
         // A module in two designs is refused.
         assert!(fold_designs(&[a, a], |_, _| "node".into()).is_err());
+    }
+
+    #[test]
+    fn unused_instances_are_taken_out_with_their_signals() {
+        let m = "module ahead(x_i, y_o);\n    output reg  y_o;\n    parameter  used = 1'b0;\n    always @(*) begin\n        y_o = 1'b0;\n        if (used) begin\n            y_o = x_i;\n        end\n    end\nendmodule // ahead";
+        let top = "module t(a);\n    reg  [31:0] u_x_i;\n    wire  u_y_o;\n    reg  [31:0] v_x_i;\n    wire  v_y_o;\n    ahead #(.used(1'b0)) u(\n        .x_i(u_x_i),\n        .y_o(u_y_o)\n    );\n    ahead #(.used(1'b1)) v(\n        .x_i(v_x_i),\n        .y_o(v_y_o)\n    );\n    always @(*) begin\n        u_x_i = a;\n        v_x_i = a;\n        n_b = u_y_o;\n        n_c = v_y_o;\n    end\nendmodule // t\n";
+        let out = drop_unused(top, "ahead", m).unwrap();
+        assert!(!out.contains("u_"), "{out}");
+        assert!(out.contains("        n_b = 1'b0;\n") && out.contains("        n_c = v_y_o;\n"), "{out}");
+        assert!(out.contains("ahead #(.used(1'b1)) v("), "{out}");
+        assert_eq!(drop_unused(&out, "ahead", m).unwrap(), out);
+        // A module that does not hold its output at 0 when unused is refused.
+        let bad = m.replace("        y_o = 1'b0;\n", "");
+        assert!(drop_unused(top, "ahead", &bad).is_err());
     }
 
     #[test]
