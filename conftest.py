@@ -3,8 +3,12 @@
 import os
 import pathlib
 import shutil
+import sys
 
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "flows"))
+import fpga  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent
 
@@ -15,10 +19,9 @@ REQUIRE_VARS = ("CI", "CROSSLANE_REQUIRE_SIMULATORS")
 
 
 def rtl_components():
-    """The component modules' files under generated/rtl (crosslane_leaf_key.v, …):
-    every file but the configurations' tops and the wrapper (crosslane_reduce*)."""
-    files = sorted(p for p in (ROOT / "generated" / "rtl").glob("crosslane_*.v")
-                   if not p.name.startswith("crosslane_reduce"))
+    """The component modules' files under generated/rtl (crosslane_leaf_key.v, …),
+    as the FPGA flow lists them (flows/fpga.py's components)."""
+    files = fpga.components(ROOT / "generated" / "rtl")
     assert len(files) > 10, files
     return files
 

@@ -185,8 +185,15 @@ impl Rtl {
 }
 
 /// Every configuration's unit as rust-hdl emits it, post-passed and folded
-/// together: one module per component, shared by the configurations.
-pub fn emitted() -> Result<Rtl, String> {
+/// together: one module per component, shared by the configurations. Made
+/// once per process (seconds of rust-hdl generation; `rtl_set`, the RTL
+/// files and the check of the checked-in files all read it).
+pub fn emitted() -> Result<&'static Rtl, String> {
+    static RTL: std::sync::OnceLock<Result<Rtl, String>> = std::sync::OnceLock::new();
+    RTL.get_or_init(emit_rtl).as_ref().map_err(Clone::clone)
+}
+
+fn emit_rtl() -> Result<Rtl, String> {
     let mut designs = Vec::new();
     for config in Config::ALL {
         let module = config.module();
