@@ -54,12 +54,12 @@ fn mutants() -> Vec<(&'static str, String, &'static str)> {
     vec![
         (
             "valid stage 4 ignores reset",
-            mutate(&text, "always @(*)", "s4_valid_d = s3_valid_q & rst_ni;", "s4_valid_d = s3_valid_q;"),
+            mutate(&text, "module crosslane_reduce(", "s4_valid_d = s3_valid_q & rst_ni;", "s4_valid_d = s3_valid_q;"),
             "radd_nx16",
         ),
         (
             "leaf 15 always predicated",
-            mutate(&text, "always @(*)", "leaf_15_predicated_i = in_ctl_predicated_o;", "leaf_15_predicated_i = 1'b1;"),
+            mutate(&text, "module crosslane_reduce(", "leaf_15_predicated_i = in_ctl_predicated_o;", "leaf_15_predicated_i = 1'b1;"),
             // A maxNum op: ABC's `iprove` finds this one (`&cec` the others).
             "rmaxnum_nxf16",
         ),
@@ -83,14 +83,14 @@ fn mutants() -> Vec<(&'static str, String, &'static str)> {
                     "    input wire  rst_ni;\n    reg [31:0] late_result = 0;\n    reg [63:0] late_mask = 0;\n    reg late_valid = 0;\n    always @(posedge clk_i) begin\n        late_result <= out_result_q;\n        late_mask <= out_mask_q;\n        late_valid <= out_valid_q & rst_ni;\n    end\n",
                 ),
                 "out_valid_d = f_valid_q & rst_ni;",
-                "        result_o = out_result_q;\n        mask_o = out_mask_q;\n        out_valid_o = out_valid_q;",
-                "        result_o = late_result;\n        mask_o = late_mask;\n        out_valid_o = late_valid;",
+                "    assign result_o = out_result_q;\n    assign mask_o = out_mask_q;\n    assign out_valid_o = out_valid_q;",
+                "    assign result_o = late_result;\n    assign mask_o = late_mask;\n    assign out_valid_o = late_valid;",
             ),
             "rminu_n_2x32_t",
         ),
         (
             "level 4 controls from the wrong stage",
-            mutate(&text, "always @(*)", &wrong_stage.0, &wrong_stage.1),
+            mutate(&text, "module crosslane_reduce(", &wrong_stage.0, &wrong_stage.1),
             "rxor_nx16",
         ),
     ]

@@ -208,19 +208,15 @@ fn emit_rtl() -> Result<Rtl, String> {
         components.push((name.clone(), postpass::plain_names(text)?));
     }
     components.sort();
-    // The compares made ahead in a configuration that uses none of them
-    // (every1): out of its top. Where a configuration uses some (every2,
-    // every3), its unused ones stay: taking them out too changed nothing in
-    // the logic but ABC's mapping, +202 LUT4 in every2 and +443 in every3
-    // (docs/decisions.md, D16).
+    // The compares made ahead that a configuration does not use: out of its
+    // top (docs/decisions.md, D16).
     let ahead = format!("{PREFIX}_ahead_compare");
     let ahead_text = components.iter().find(|(n, _)| *n == ahead).map(|(_, t)| t.clone()).unwrap_or_default();
     let mut tops = Vec::new();
     for (config, top) in Config::ALL.into_iter().zip(&folded.tops) {
         let mut top = postpass::plain_names(top.trim_start())?;
-        if !top.contains(&format!("{ahead} #(.used(1'b1))")) {
-            top = postpass::drop_unused(&top, &ahead, &ahead_text)?;
-        }
+        top = postpass::drop_unused(&top, &ahead, &ahead_text)?;
+        top = postpass::continuous_wiring(&top).map_err(|e| format!("{}: {e}", config.module()))?;
         tops.push((config, top));
     }
     Ok(Rtl { tops, components })

@@ -451,6 +451,63 @@ pub fn plain_names(verilog: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// rust-hdl writes a top's wiring as one `always @(*)` block of
+/// assignments, each signal assigned once; the pass writes each as its own
+/// `assign` (and declares its target `wire`), so that an event-driven
+/// simulator re-evaluates one assignment when its inputs change rather than
+/// the whole block (Icarus re-ran all of every1's 1,150 lines for every
+/// change of any of them: docs/performance.md). The same logic: the block
+/// holds nothing but `lhs = rhs;` lines with distinct, declared targets,
+/// else the pass refuses.
+pub fn continuous_wiring(verilog: &str) -> Result<String, String> {
+    const OPEN: &str = "    always @(*) begin\n";
+    const CLOSE: &str = "    end\n";
+    let starts: Vec<usize> = verilog.match_indices(OPEN).map(|(i, _)| i).collect();
+    let [start] = starts[..] else {
+        return Err(format!("expected one top-level `always @(*)` block, found {}", starts.len()));
+    };
+    let body_at = start + OPEN.len();
+    let body_len = verilog[body_at..].find(CLOSE).ok_or("the `always @(*)` block has no end")?;
+    let body = &verilog[body_at..body_at + body_len];
+    let mut targets = std::collections::HashSet::new();
+    let mut assigns = String::with_capacity(body.len() + 16 * body.lines().count());
+    for line in body.lines() {
+        let stmt = line.strip_prefix("        ").and_then(|l| l.strip_suffix(';'));
+        let Some((lhs, rhs)) = stmt.and_then(|t| t.split_once(" = ")) else {
+            return Err(format!("the wiring block holds `{}`, not an assignment", line.trim()));
+        };
+        if !lhs.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || rhs.contains(';') {
+            return Err(format!("the wiring block assigns `{lhs}`, not a plain signal"));
+        }
+        if !targets.insert(lhs) {
+            return Err(format!("the wiring block assigns `{lhs}` twice"));
+        }
+        assigns.push_str(&format!("    assign {lhs} = {rhs};\n"));
+    }
+    let head = &verilog[..start];
+    let mut out = String::with_capacity(verilog.len() + assigns.len());
+    let mut declared = 0;
+    for line in head.split_inclusive('\n') {
+        let t = line.trim_end();
+        // `reg  x;` and `output reg  x;` become `wire  x;` and `output wire  x;`.
+        let kind = ["    reg  ", "    output reg  "].into_iter().find(|k| t.starts_with(k));
+        let name = kind.and_then(|k| t[k.len()..].strip_suffix(';')).map(|d| d.rsplit(' ').next().unwrap_or(d));
+        match (kind, name) {
+            (Some(k), Some(n)) if targets.contains(n) => {
+                out.push_str(&line.replacen(k, &k.replace("reg ", "wire "), 1));
+                declared += 1;
+            }
+            _ => out.push_str(line),
+        }
+    }
+    if declared != targets.len() {
+        return Err(format!("{} wiring targets but {declared} of them declared `reg` in the module", targets.len()));
+    }
+    out.push_str(&assigns);
+    out.push_str(&verilog[body_at + body_len + CLOSE.len()..]);
+    Ok(out)
+}
+
 /// The line and module counts of a Verilog file (for the README).
 pub fn counts(verilog: &str) -> (usize, usize) {
     (verilog.lines().count(), verilog.lines().filter(|l| l.starts_with("module ")).count())
@@ -567,6 +624,25 @@ mod tests {
         // A module that does not hold its output at 0 when unused is refused.
         let bad = m.replace("        y_o = 1'b0;\n", "");
         assert!(drop_unused(top, "ahead", &bad).is_err());
+    }
+
+    #[test]
+    fn wiring_becomes_continuous_assignments_or_is_refused() {
+        let v = "module t(a, y);\n    input wire  [3:0] a;\n    output reg  [3:0] y;\n    reg  [3:0] u_i;\n    reg  v;\n    wire  [3:0] u_o;\n    u u(.i(u_i), .o(u_o));\n    always @(*) begin\n        u_i = a & 4'h3;\n        v = u_o[0];\n        y = u_o;\n    end\nendmodule\n";
+        let got = continuous_wiring(v).unwrap();
+        assert_eq!(
+            got,
+            "module t(a, y);\n    input wire  [3:0] a;\n    output wire  [3:0] y;\n    wire  [3:0] u_i;\n    wire  v;\n    wire  [3:0] u_o;\n    u u(.i(u_i), .o(u_o));\n    assign u_i = a & 4'h3;\n    assign v = u_o[0];\n    assign y = u_o;\nendmodule\n"
+        );
+        // Anything but single assignments of declared signals is refused.
+        let twice = v.replace("        v = u_o[0];\n", "        v = u_o[0];\n        v = 1'b0;\n");
+        assert!(continuous_wiring(&twice).unwrap_err().contains("twice"));
+        let branch = v.replace("        v = u_o[0];\n", "        if (a[1]) begin\n");
+        assert!(continuous_wiring(&branch).is_err());
+        let undeclared = v.replace("    reg  v;\n", "");
+        assert!(continuous_wiring(&undeclared).is_err());
+        assert!(continuous_wiring(&format!("{v}{v}")).is_err());
+        assert!(continuous_wiring("module t;\nendmodule\n").is_err());
     }
 
     #[test]
