@@ -29,10 +29,13 @@
 static const int LATENCY ={% for c in configs %} CROSSLANE_EVERY == {{ c.every }} ? {{ c.latency }} :{% endfor %} 0;
 static_assert(LATENCY > 0, "CROSSLANE_EVERY names no configuration");
 
+// One clock: the falling edge (the testbench presents, in +mode=ext it takes
+// the ext_* inputs), then the rising edge (the unit samples). The clock
+// rests high between ticks.
 static void tick(Vcrosslane_reduce_tb* top) {
-    top->clk = 1;
-    top->eval();
     top->clk = 0;
+    top->eval();
+    top->clk = 1;
     top->eval();
 }
 
@@ -107,7 +110,8 @@ static int run_ext(Vcrosslane_reduce_tb* top, uint64_t reset_every) {
             top->ext_valid = 0;
             top->ext_rst_n = 1;
         }
-        // Inputs change with the rising edge's eval: the unit samples them there.
+        // The testbench takes the inputs at this tick's falling edge; the unit
+        // samples them at its rising edge.
         tick(top);
         ++clock;
         if (!rst_n) {
@@ -148,7 +152,7 @@ int main(int argc, char** argv) {
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->commandArgs(argc, argv);
     auto top = std::make_unique<Vcrosslane_reduce_tb>(ctx.get());
-    top->clk = 0;
+    top->clk = 1;
     top->ext_valid = 0;
     top->ext_rst_n = 1;
     top->eval();
