@@ -14,6 +14,7 @@
 //!   Icarus behind the engine interface;
 //! - [`verify`]: the campaign of every engine against the golden model, its
 //!   reports and their merge;
+//! - [`bench`]: the engines' throughput against a same-run reference;
 //! - [`prove`]: the formal proof of the emitted RTL (yosys + ABC);
 //! - [`cost`]: yosys cell counts of the emitted RTL;
 //! - [`cli`]: the eval and exec line protocols.
@@ -29,6 +30,8 @@ pub mod emit;
 pub mod engines;
 
 pub mod verify;
+
+pub mod bench;
 
 pub mod prove;
 

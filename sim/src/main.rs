@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use crosslane_sim::cli::eval as protocol;
-use crosslane_sim::engine::{self, EngineKind};
+use crosslane_sim::engine::EngineKind;
 use crosslane_sim::{engines, verify};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{Read, Write};
@@ -149,13 +149,31 @@ enum Command {
         #[arg(long)]
         json: Option<std::path::PathBuf>,
     },
-    /// Measure an engine's throughput on random corner-heavy cases of every op.
+    /// Measure an engine's throughput on random corner-heavy cases of every
+    /// op, beside the golden reference of the same run; or with --suite every
+    /// simulating engine (docs/performance.md).
     Bench {
         #[arg(long, value_enum, default_value = "hdl")]
         engine: EngineKind,
         /// Cases to run (spread over every op).
         #[arg(long, default_value_t = 20_000)]
         cases: usize,
+        /// Runs of each measurement; the best is kept.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Every simulating engine of every configuration (about two minutes).
+        #[arg(long)]
+        suite: bool,
+        /// With --suite: write the figures into these pages (the table into a
+        /// page's bench block, the README's headline rows), comma separated.
+        #[arg(long, requires = "suite", value_delimiter = ',')]
+        docs: Vec<std::path::PathBuf>,
+        /// With --suite: write the ratios to the reference here.
+        #[arg(long, requires = "suite")]
+        record: Option<std::path::PathBuf>,
+        /// With --suite: exit 1 if a ratio fell more than 25% below this file's.
+        #[arg(long, requires = "suite")]
+        check: Option<std::path::PathBuf>,
     },
 }
 
@@ -421,54 +439,91 @@ fn prove(
     Ok((proven == results.len(), report))
 }
 
-fn bench(kind: EngineKind, n: usize) -> Result<(), String> {
-    use crosslane_sim::engines::rtl::{self as simulators, Simulator};
-    use std::time::Instant;
-    let per_op = n.div_ceil(crosslane_golden::OP_COUNT).max(1);
-    let mut cases = verify::cases(7, per_op);
-    cases.truncate(n.max(1));
-    let fail = |e: engine::EngineError| format!("crosslane bench: {e}");
-    // Builds are timed apart from runs.
-    let (out, loop_secs, secs) = match kind.runner() {
-        engine::Runner::Verilator | engine::Runner::Icarus => {
-            let sim = if kind.runner() == engine::Runner::Verilator { Simulator::Verilator } else { Simulator::Icarus };
-            let build = simulators::build(sim, kind.config()).map_err(fail)?;
-            if build.cached {
-                println!("bench {}: build taken from the cache {}", kind.name(), build.dir.display());
-            } else {
-                println!("bench {}: build took {:.1} s", kind.name(), build.build_secs);
-            }
-            let start = Instant::now();
-            let (out, loop_secs) = if sim == Simulator::Verilator {
-                let run = simulators::run_ext(&build, &cases).map_err(fail)?;
-                (run.outcomes, run.loop_secs)
-            } else {
-                (simulators::run_dump(&build, &cases).map_err(fail)?, None)
-            };
-            (out, loop_secs, start.elapsed().as_secs_f64())
-        }
-        _ => {
-            let mut engine = engines::open(kind).map_err(fail)?;
-            let start = Instant::now();
-            let out = engine.run(&cases).map_err(fail)?;
-            (out, None, start.elapsed().as_secs_f64())
-        }
-    };
-    let wrong = cases.iter().zip(&out).filter(|(c, o)| c.eval() != **o).count();
-    let rate = |s: f64| cases.len() as f64 / s;
-    println!(
-        "bench {}: {} vectors end to end in {secs:.3} s = {:.0} vectors/s ({wrong} mismatches)",
-        kind.name(),
-        cases.len(),
-        rate(secs)
-    );
-    if let Some(l) = loop_secs {
-        println!("bench {}: the C++ harness's clock loop alone: {l:.3} s = {:.0} vectors/s", kind.name(), rate(l));
+fn bench(kind: EngineKind, n: usize, runs: usize) -> Result<(), String> {
+    use crosslane_sim::bench;
+    if n == 0 {
+        return Err("crosslane bench: --cases 0: nothing to measure".into());
     }
-    if wrong > 0 {
-        return Err(format!("crosslane bench: {wrong} results differ from the golden model"));
+    let cases = bench::cases(n);
+    let reference = bench::reference_rate(&cases, runs);
+    let figures = bench::measure(kind, &cases, runs).map_err(|e| format!("crosslane bench: {e}"))?;
+    println!("bench golden reference (Case::eval one by one): {} vectors/s", bench::group(reference));
+    for f in &figures {
+        println!(
+            "bench {}: {} vectors {} in {:.3} s = {} vectors/s ({:.3e} × reference){}",
+            kind.name(),
+            f.vectors,
+            f.span.name(),
+            f.secs,
+            bench::group(f.rate()),
+            f.rate() / reference,
+            if f.note.is_empty() { String::new() } else { format!("; {}", f.note) }
+        );
     }
     Ok(())
+}
+
+fn bench_suite(
+    runs: usize,
+    docs: &[std::path::PathBuf],
+    record: Option<&std::path::Path>,
+    check: Option<&std::path::Path>,
+) -> Result<bool, String> {
+    use crosslane_sim::bench::{self, SuiteRun};
+    let fail = |e: String| format!("crosslane bench: {e}");
+    // Read what is to be written or compared before the measurements start.
+    let recorded = match check {
+        Some(p) => Some(
+            std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))
+                .and_then(|t| bench::parse_ratios(&t).map_err(|e| format!("{}: {e}", p.display())))
+                .map_err(fail)?,
+        ),
+        None => None,
+    };
+    // Every page must have a place for the figures before they are measured.
+    let mut pages = Vec::new();
+    for p in docs {
+        let text = std::fs::read_to_string(p).map_err(|e| fail(format!("cannot read {}: {e}", p.display())))?;
+        let dry = SuiteRun { reference: 1.0, figures: bench::placeholder_figures() };
+        bench::write_into(&text, &dry).map_err(|e| fail(format!("{}: {e}", p.display())))?;
+        pages.push((p, text));
+    }
+    let mut figures = Vec::new();
+    let mut reference = 0.0f64;
+    for (kind, n) in bench::suite() {
+        let cases = bench::cases(n);
+        // The reference before each engine; the best of them is the run's.
+        reference = reference.max(bench::reference_rate(&cases, runs));
+        let got = bench::measure(kind, &cases, runs).map_err(|e| fail(e.0))?;
+        for f in &got {
+            println!("bench {}: {} {} vectors/s", f.engine.name(), f.span.name(), bench::group(f.rate()));
+        }
+        figures.extend(got);
+    }
+    let run = SuiteRun { reference, figures };
+    print!("{}", run.markdown());
+    for (p, text) in &pages {
+        let text = bench::write_into(text, &run).map_err(|e| fail(format!("{}: {e}", p.display())))?;
+        crosslane_sim::tools::write_atomic(p, text.as_bytes()).map_err(fail)?;
+        println!("bench: figures written into {}", p.display());
+    }
+    if let Some(p) = record {
+        crosslane_sim::tools::write_atomic(p, bench::ratios_json(&run).as_bytes()).map_err(fail)?;
+        println!("bench: ratios recorded in {}", p.display());
+    }
+    if let (Some(p), Some(recorded)) = (check, &recorded) {
+        let bad = bench::regressions(&run, recorded);
+        for b in &bad {
+            println!("bench: regression: {b}");
+        }
+        if !bad.is_empty() {
+            println!("bench: {} figures off their recorded ratios in {}", bad.len(), p.display());
+            return Ok(false);
+        }
+        println!("bench: every figure within {:.0}% of {}", 100.0 * bench::ALLOWED_DROP, p.display());
+    }
+    Ok(true)
 }
 
 fn progress_bar(total: u64) -> ProgressBar {
@@ -643,7 +698,13 @@ fn main() -> ExitCode {
         Command::Prove { config, rtl, ops, timeout, jobs, json } => {
             prove_configs(&config, rtl.as_deref(), &ops, timeout, jobs, json.as_deref())
         }
-        Command::Bench { engine, cases } => bench(engine, cases).map(|_| true),
+        Command::Bench { engine, cases, runs, suite, docs, record, check } => {
+            if suite {
+                bench_suite(runs, &docs, record.as_deref(), check.as_deref())
+            } else {
+                bench(engine, cases, runs).map(|_| true)
+            }
+        }
         Command::Verify { seed, per_op, hdl_per_op, verilator_per_op, icarus_per_op, vcd_dir, shard, json } => {
             let sizes =
                 verify::Sizes { golden: per_op, hdl: hdl_per_op, verilator: verilator_per_op, icarus: icarus_per_op };

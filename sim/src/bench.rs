@@ -1,0 +1,430 @@
+//! Throughput of the engines that simulate the unit, each measured against a
+//! same-run reference so that the machine's speed cancels out.
+//!
+//! The reference is the golden model evaluating the same cases one by one
+//! (`Case::eval`, one core): a CPU-bound loop whose speed follows the
+//! machine's as the simulators' does. A figure is kept as its *ratio* to the
+//! reference of the same run; `crosslane bench --suite --check FILE` fails
+//! when a ratio falls more than [`ALLOWED_DROP`] below the one recorded in
+//! FILE (`sim/bench-ratios.json`, written by `--record`). A change to the
+//! golden model's speed moves every ratio: record them again then, and say
+//! why in the commit.
+
+use crate::engine::{EngineError, EngineKind, Runner};
+use crate::engines::hdl::{run_cases, HdlSim};
+use crate::engines::rtl::{self, Simulator};
+use crate::verify;
+use crosslane_golden::{Case, Config};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// How far below its recorded ratio a figure may fall before `--check` fails.
+pub const ALLOWED_DROP: f64 = 0.25;
+
+/// What was timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Span {
+    /// From the first case handed to the engine to the last outcome read
+    /// back (the simulator's start, the pipes and the parsing included;
+    /// builds excluded).
+    EndToEnd,
+    /// The Verilator harness's clock loop alone (its own clock).
+    ClockLoop,
+}
+
+impl Span {
+    pub fn name(self) -> &'static str {
+        match self {
+            Span::EndToEnd => "end to end",
+            Span::ClockLoop => "clock loop",
+        }
+    }
+}
+
+/// One measured figure.
+#[derive(Clone, Debug)]
+pub struct Figure {
+    pub engine: EngineKind,
+    pub span: Span,
+    pub vectors: usize,
+    /// The best of the runs.
+    pub secs: f64,
+    /// Engine-specific detail (the rust-hdl simulation's passes a clock).
+    pub note: String,
+}
+
+impl Figure {
+    pub fn rate(&self) -> f64 {
+        self.vectors as f64 / self.secs
+    }
+
+    /// The key of this figure in a ratios file: `engine/span`.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.engine.name(), self.span.name())
+    }
+}
+
+/// The cases every measurement runs: corner-heavy cases of all 94 ops
+/// (verify's generator, seed 7), `n` of them.
+pub fn cases(n: usize) -> Vec<Case> {
+    let per_op = n.div_ceil(crosslane_golden::OP_COUNT).max(1);
+    let mut cases = verify::cases(7, per_op);
+    cases.truncate(n);
+    cases
+}
+
+/// The reference: the golden model on `cases`, one by one, repeated for at
+/// least a fifth of a second; vectors a second, best of `runs`.
+pub fn reference_rate(cases: &[Case], runs: usize) -> f64 {
+    let mut best = 0.0f64;
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let mut n = 0usize;
+        let mut sink = 0u64;
+        while n == 0 || start.elapsed().as_secs_f64() < 0.2 {
+            for c in cases {
+                let o = std::hint::black_box(c).eval();
+                sink = sink.wrapping_add(o.value as u64 ^ o.mask.unwrap_or(0));
+            }
+            n += cases.len();
+        }
+        std::hint::black_box(sink);
+        best = best.max(n as f64 / start.elapsed().as_secs_f64());
+    }
+    best
+}
+
+/// Run `kind` on `cases` `runs` times and keep the best time of each span.
+/// Every run's outcomes are compared with the golden model's: a mismatch is
+/// an error, not a figure.
+pub fn measure(kind: EngineKind, cases: &[Case], runs: usize) -> Result<Vec<Figure>, EngineError> {
+    if cases.is_empty() {
+        return Err(EngineError("bench: no cases to run".into()));
+    }
+    let want: Vec<_> = cases.iter().map(Case::eval).collect();
+    let check = |got: &[crosslane_golden::Outcome]| -> Result<(), EngineError> {
+        let wrong = want.iter().zip(got).filter(|(w, g)| w != g).count();
+        if got.len() != want.len() || wrong > 0 {
+            return Err(EngineError(format!(
+                "bench {}: {wrong} of {} results differ from the golden model ({} returned)",
+                kind.name(),
+                want.len(),
+                got.len()
+            )));
+        }
+        Ok(())
+    };
+    let mut end = f64::INFINITY;
+    let mut clock_loop = f64::INFINITY;
+    let mut note = String::new();
+    let build = match kind.runner() {
+        Runner::Verilator => Some(rtl::build(Simulator::Verilator, kind.config())?),
+        Runner::Icarus => Some(rtl::build(Simulator::Icarus, kind.config())?),
+        _ => None,
+    };
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        match kind.runner() {
+            Runner::Golden => check(&cases.iter().map(Case::eval).collect::<Vec<_>>())?,
+            Runner::Hdl => {
+                let mut sim = HdlSim::new(false, kind.config())?;
+                let (settles, passes) = (sim.settles, sim.passes);
+                let start = Instant::now();
+                let out = run_cases(&mut sim, cases)?;
+                end = end.min(start.elapsed().as_secs_f64());
+                check(&out)?;
+                let clocks = (sim.settles - settles) / 2;
+                note = format!(
+                    "{:.1} update passes a clock ({} settles of {:.2} passes)",
+                    (sim.passes - passes) as f64 / clocks as f64,
+                    sim.settles - settles,
+                    (sim.passes - passes) as f64 / (sim.settles - settles) as f64
+                );
+                continue;
+            }
+            Runner::Verilator => {
+                let run = rtl::run_ext(build.as_ref().expect("built above"), cases)?;
+                check(&run.outcomes)?;
+                let l = run.loop_secs.ok_or_else(|| {
+                    EngineError(format!("bench {}: the harness did not report its clock loop's time", kind.name()))
+                })?;
+                clock_loop = clock_loop.min(l);
+            }
+            Runner::Icarus => check(&rtl::run_dump(build.as_ref().expect("built above"), cases)?)?,
+        }
+        end = end.min(start.elapsed().as_secs_f64());
+    }
+    let mut out = vec![Figure { engine: kind, span: Span::EndToEnd, vectors: cases.len(), secs: end, note }];
+    if clock_loop.is_finite() {
+        out.push(Figure {
+            engine: kind,
+            span: Span::ClockLoop,
+            vectors: cases.len(),
+            secs: clock_loop,
+            note: String::new(),
+        });
+    }
+    Ok(out)
+}
+
+/// The suite: every simulating engine, each configuration, with the case
+/// counts that keep it to about a minute on this project's machine.
+pub fn suite() -> Vec<(EngineKind, usize)> {
+    let mut out = Vec::new();
+    for config in Config::ALL {
+        for (runner, n) in [(Runner::Verilator, 1_000_000), (Runner::Hdl, 4_000), (Runner::Icarus, 4_000)] {
+            if let Some(kind) = EngineKind::of(runner, config) {
+                out.push((kind, n));
+            }
+        }
+    }
+    out
+}
+
+/// One figure of every engine and span of the suite, each 1 vector a
+/// second: what a page is checked against before a run.
+pub fn placeholder_figures() -> Vec<Figure> {
+    let mut out = Vec::new();
+    for (kind, _) in suite() {
+        for span in [Span::EndToEnd, Span::ClockLoop] {
+            if span == Span::EndToEnd || kind.runner() == Runner::Verilator {
+                out.push(Figure { engine: kind, span, vectors: 1, secs: 1.0, note: String::new() });
+            }
+        }
+    }
+    out
+}
+
+/// A suite's result: the reference and every figure.
+#[derive(Clone, Debug)]
+pub struct SuiteRun {
+    pub reference: f64,
+    pub figures: Vec<Figure>,
+}
+
+impl SuiteRun {
+    pub fn ratios(&self) -> BTreeMap<String, f64> {
+        self.figures.iter().map(|f| (f.key(), f.rate() / self.reference)).collect()
+    }
+
+    /// The table for docs/performance.md.
+    pub fn markdown(&self) -> String {
+        let mut s = String::new();
+        s.push_str("| engine | timed | vectors | vectors/s | × reference | notes |\n");
+        s.push_str("|---|---|---|---|---|---|\n");
+        s.push_str(&format!(
+            "| golden `Case::eval` (the reference) | one by one | | {} | 1 | |\n",
+            group(self.reference)
+        ));
+        for f in &self.figures {
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {:.3e} | {} |\n",
+                f.engine.name(),
+                f.span.name(),
+                group(f.vectors as f64),
+                group(f.rate()),
+                f.rate() / self.reference,
+                f.note
+            ));
+        }
+        s
+    }
+}
+
+/// A whole number with thousands separators.
+pub fn group(x: f64) -> String {
+    let digits = format!("{:.0}", x);
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Ratios recorded by `--record`, as JSON text.
+pub fn ratios_json(run: &SuiteRun) -> String {
+    let map: serde_json::Map<String, serde_json::Value> =
+        run.ratios().into_iter().map(|(k, v)| (k, serde_json::json!(v))).collect();
+    let value = serde_json::json!({
+        "_comment": "Each engine's throughput over the golden reference's in the same run (crosslane bench --suite --record). --check fails below 75% of these.",
+        "ratios": map,
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+}
+
+/// Read a ratios file.
+pub fn parse_ratios(text: &str) -> Result<BTreeMap<String, f64>, String> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let map = v.get("ratios").and_then(|r| r.as_object()).ok_or("no \"ratios\" object")?;
+    let mut out = BTreeMap::new();
+    for (k, v) in map {
+        let r = v.as_f64().filter(|r| r.is_finite() && *r > 0.0);
+        out.insert(k.clone(), r.ok_or_else(|| format!("ratio of {k} is not a positive number"))?);
+    }
+    if out.is_empty() {
+        return Err("no ratio recorded".into());
+    }
+    Ok(out)
+}
+
+/// The figures that fell more than [`ALLOWED_DROP`] below their recorded
+/// ratio, and recorded figures the run did not measure: one line each.
+pub fn regressions(run: &SuiteRun, recorded: &BTreeMap<String, f64>) -> Vec<String> {
+    let now = run.ratios();
+    let mut out = Vec::new();
+    for (key, &was) in recorded {
+        match now.get(key) {
+            None => out.push(format!("{key}: recorded but not measured")),
+            Some(&r) if r < (1.0 - ALLOWED_DROP) * was => {
+                out.push(format!("{key}: {:.3e} × reference, {:.0}% of the recorded {:.3e}", r, 100.0 * r / was, was))
+            }
+            Some(_) => {}
+        }
+    }
+    for key in now.keys() {
+        if !recorded.contains_key(key) {
+            out.push(format!("{key}: measured but no ratio recorded (run --record)"));
+        }
+    }
+    out
+}
+
+/// The README's headline rows of the suite: (the row's first cell, the row).
+pub fn headline_rows(run: &SuiteRun) -> Vec<(String, String)> {
+    let fig = |kind: EngineKind, span: Span| {
+        run.figures.iter().find(|f| f.engine == kind && f.span == span).map(|f| f.rate())
+    };
+    let m = |x: f64| format!("{:.2} M", x / 1e6);
+    let mut rows = Vec::new();
+    if let (Some(l), Some(e)) =
+        (fig(EngineKind::Verilator, Span::ClockLoop), fig(EngineKind::Verilator, Span::EndToEnd))
+    {
+        rows.push(("Verilator engine".to_string(), format!("{} vectors/s (clock loop), {} end to end", m(l), m(e))));
+    }
+    if let Some(e) = fig(EngineKind::Hdl, Span::EndToEnd) {
+        rows.push(("rust-hdl engine".to_string(), format!("{} vectors/s", group(e))));
+    }
+    if let Some(e) = fig(EngineKind::Icarus, Span::EndToEnd) {
+        rows.push(("Icarus engine".to_string(), format!("{} vectors/s end to end", group(e))));
+    }
+    rows.into_iter()
+        .map(|(what, figure)| (format!("| {what} |"), format!("| {what} | {figure} | `./dev bench` |")))
+        .collect()
+}
+
+/// Write the suite's figures into a page: the table between
+/// `<!-- bench:begin -->` and `<!-- bench:end -->`, and every headline row
+/// ([`headline_rows`]) the page has, each replaced whole. A page with
+/// neither is an error.
+pub fn write_into(doc: &str, run: &SuiteRun) -> Result<String, String> {
+    let mut out = if doc.contains("<!-- bench:") { splice(doc, &run.markdown())? } else { doc.to_string() };
+    let mut rows = 0;
+    for (key, row) in headline_rows(run) {
+        let mut text = String::with_capacity(out.len());
+        for line in out.split_inclusive('\n') {
+            if line.starts_with(&key) {
+                text.push_str(&row);
+                text.push('\n');
+                rows += 1;
+            } else {
+                text.push_str(line);
+            }
+        }
+        out = text;
+    }
+    if rows == 0 && !doc.contains("<!-- bench:") {
+        return Err("neither a <!-- bench:begin --> block nor a headline row to write".into());
+    }
+    Ok(out)
+}
+
+/// Replace the text between `<!-- bench:begin -->` and `<!-- bench:end -->`
+/// in `doc` with `table`.
+pub fn splice(doc: &str, table: &str) -> Result<String, String> {
+    const BEGIN: &str = "<!-- bench:begin -->";
+    const END: &str = "<!-- bench:end -->";
+    let (Some(b), Some(e)) = (doc.find(BEGIN), doc.find(END)) else {
+        return Err(format!("no {BEGIN} … {END} block"));
+    };
+    if e < b || doc.matches(BEGIN).count() != 1 || doc.matches(END).count() != 1 {
+        return Err(format!("expected one {BEGIN} … {END} block"));
+    }
+    Ok(format!("{}{BEGIN}\n{table}{END}{}", &doc[..b], &doc[e + END.len()..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(ratio: f64) -> SuiteRun {
+        SuiteRun {
+            reference: 1000.0,
+            figures: vec![Figure {
+                engine: EngineKind::Hdl,
+                span: Span::EndToEnd,
+                vectors: 10,
+                secs: 10.0 / (1000.0 * ratio),
+                note: String::new(),
+            }],
+        }
+    }
+
+    #[test]
+    fn a_drop_beyond_the_allowance_is_a_regression_and_one_within_is_not() {
+        let recorded = parse_ratios(&ratios_json(&run(0.5))).unwrap();
+        assert!((recorded["hdl/end to end"] - 0.5).abs() < 1e-12);
+        assert!(regressions(&run(0.5), &recorded).is_empty());
+        assert!(regressions(&run(0.38), &recorded).is_empty());
+        let r = regressions(&run(0.37), &recorded);
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert!(r[0].starts_with("hdl/end to end"), "{r:?}");
+        // A figure recorded but not measured, or measured but not recorded, fails too.
+        let mut other = recorded.clone();
+        other.insert("icarus/end to end".into(), 0.1);
+        assert_eq!(regressions(&run(0.5), &other).len(), 1);
+        assert_eq!(regressions(&run(0.5), &BTreeMap::from([("x/y".to_string(), 1.0)])).len(), 2);
+    }
+
+    #[test]
+    fn bad_ratio_files_are_refused() {
+        assert!(parse_ratios("{}").is_err());
+        assert!(parse_ratios(r#"{"ratios": {}}"#).is_err());
+        assert!(parse_ratios(r#"{"ratios": {"a": -1}}"#).is_err());
+        assert!(parse_ratios(r#"{"ratios": {"a": "x"}}"#).is_err());
+        assert!(parse_ratios("not json").is_err());
+    }
+
+    #[test]
+    fn the_table_goes_between_the_markers_and_nowhere_else() {
+        let doc = "a\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nb\n";
+        assert_eq!(splice(doc, "new\n").unwrap(), "a\n<!-- bench:begin -->\nnew\n<!-- bench:end -->\nb\n");
+        assert!(splice("a\n", "x").is_err());
+        assert!(splice("<!-- bench:end --><!-- bench:begin -->", "x").is_err());
+        assert!(splice("<!-- bench:begin --><!-- bench:begin --><!-- bench:end -->", "x").is_err());
+    }
+
+    #[test]
+    fn headline_rows_are_replaced_whole_and_a_page_without_a_place_is_refused() {
+        let mut r = run(0.5);
+        r.figures[0].engine = EngineKind::Hdl;
+        let doc = "| what | figure | made by |\n|---|---|---|\n| rust-hdl engine | 1 vectors/s | typed |\n| other | x | y |\n";
+        let got = write_into(doc, &r).unwrap();
+        assert_eq!(
+            got,
+            "| what | figure | made by |\n|---|---|---|\n| rust-hdl engine | 500 vectors/s | `./dev bench` |\n| other | x | y |\n"
+        );
+        assert!(write_into("no place\n", &r).is_err());
+        let block = write_into("<!-- bench:begin -->\n<!-- bench:end -->\n", &r).unwrap();
+        assert!(block.contains("| hdl | end to end | 10 | 500 |"), "{block}");
+    }
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        assert_eq!(group(1234567.4), "1,234,567");
+        assert_eq!(group(999.0), "999");
+        assert_eq!(group(1000.0), "1,000");
+    }
+}
