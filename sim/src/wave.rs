@@ -44,7 +44,7 @@ struct Var {
 
 /// Read the unit's ports out of VCD text.
 pub fn read_vcd(text: &str) -> Result<Waves, String> {
-    let (header, body) = text.split_once("$enddefinitions").ok_or("not a VCD: no $enddefinitions")?;
+    let (header, body) = text.split_once("$enddefinitions").ok_or("not a VCD, or one cut short: no $enddefinitions")?;
     let mut vars = Vec::new();
     let mut scope: Vec<String> = Vec::new();
     let mut words = header.split_whitespace();
@@ -52,16 +52,17 @@ pub fn read_vcd(text: &str) -> Result<Waves, String> {
         match w {
             "$scope" => {
                 let _kind = words.next();
-                scope.push(words.next().ok_or("VCD: $scope without a name")?.to_string());
+                scope.push(words.next().ok_or("VCD: $scope without a name (cut short?)")?.to_string());
             }
             "$upscope" => {
                 scope.pop();
             }
             "$var" => {
                 let _kind = words.next();
-                let width: usize = words.next().and_then(|x| x.parse().ok()).ok_or("VCD: $var without a width")?;
-                let id = words.next().ok_or("VCD: $var without an id")?.to_string();
-                let name = words.next().ok_or("VCD: $var without a name")?.to_string();
+                let width: usize =
+                    words.next().and_then(|x| x.parse().ok()).ok_or("VCD: $var without a width (cut short?)")?;
+                let id = words.next().ok_or("VCD: $var without an id (cut short?)")?.to_string();
+                let name = words.next().ok_or("VCD: $var without a name (cut short?)")?.to_string();
                 vars.push(Var { id, name, width, scope: scope.clone() });
             }
             _ => {}
@@ -86,7 +87,7 @@ pub fn read_vcd(text: &str) -> Result<Waves, String> {
         match first {
             b'#' => now = w[1..].parse().map_err(|_| format!("VCD: bad time '{w}'"))?,
             b'b' | b'B' | b'r' | b'R' => {
-                let id = words.next().ok_or("VCD: a vector value without an id")?;
+                let id = words.next().ok_or("VCD: it ends inside a value change: cut short")?;
                 if first != b'r' && first != b'R' {
                     if let Some(&i) = index.get(id) {
                         changes[i].push((now, w[1..].to_ascii_lowercase()));
@@ -111,7 +112,11 @@ pub fn read_vcd(text: &str) -> Result<Waves, String> {
         last = v.clone();
     }
     if edges.is_empty() {
-        return Err("clk_i never rises in the VCD".into());
+        return Err(if changes[clk].is_empty() {
+            "clk_i never changes in the VCD: no value changes (cut short?)".into()
+        } else {
+            "clk_i never rises in the VCD".into()
+        });
     }
     // Column k: the value in effect just before edge k+1 (after edge k for the last).
     let period = if edges.len() > 1 { edges[1] - edges[0] } else { 1 };
@@ -275,9 +280,33 @@ fn load(vcd: &Path) -> Result<(Waves, String), String> {
     Ok((waves, name))
 }
 
+/// Refuse a picture that would replace its own VCD, or draw no clock.
+fn check_picture(vcd: &Path, out: &Path, waves: &Waves, from: usize, clocks: usize) -> Result<(), String> {
+    let same =
+        vcd == out || matches!((std::fs::canonicalize(vcd), std::fs::canonicalize(out)), (Ok(a), Ok(b)) if a == b);
+    if same {
+        return Err(format!(
+            "the picture would be written over its VCD {} (name the picture with --out, or the VCD .vcd)",
+            vcd.display()
+        ));
+    }
+    let total = waves.traces.first().map_or(0, |t| t.columns.len());
+    if clocks == 0 {
+        return Err("--clocks 0 draws no clock".into());
+    }
+    if from >= total {
+        return Err(format!(
+            "--from {from} is past the last clock: the VCD has {total} (0..{})",
+            total.saturating_sub(1)
+        ));
+    }
+    Ok(())
+}
+
 /// Render `vcd` (columns `from .. from + clocks`) to `out` atomically.
 pub fn render(vcd: &Path, out: &Path, from: usize, clocks: usize, command: &str) -> Result<(), String> {
     let (waves, name) = load(vcd)?;
+    check_picture(vcd, out, &waves, from, clocks)?;
     crate::tools::write_atomic(out, svg(&waves, from, clocks, command, &name).as_bytes())
 }
 
@@ -287,6 +316,7 @@ pub fn beside(vcd: &Path, clocks: usize) -> Result<PathBuf, String> {
     let (waves, name) = load(vcd)?;
     let from = waves.traces.first().map_or(0, |t| t.columns.len()).saturating_sub(clocks);
     let out = vcd.with_extension("svg");
+    check_picture(vcd, &out, &waves, from, clocks)?;
     let command = format!("crosslane wave {name} --from {from} --clocks {clocks}");
     crate::tools::write_atomic(&out, svg(&waves, from, clocks, &command, &name).as_bytes())?;
     Ok(out)
@@ -332,5 +362,41 @@ mod tests {
         assert!(read_vcd(&other).unwrap_err().contains("no scope with the unit's ports"));
         let still = VCD.replace("1!", "0!");
         assert!(read_vcd(&still).unwrap_err().contains("never rises"));
+    }
+
+    #[test]
+    fn a_cut_short_vcd_says_so() {
+        let defs = VCD.find("$enddefinitions").unwrap();
+        assert!(read_vcd(&VCD[..defs]).unwrap_err().contains("cut short"));
+        let body = VCD.find("#0").unwrap();
+        assert!(read_vcd(&VCD[..body]).unwrap_err().contains("cut short"));
+        let mid = VCD.find("b0 $").unwrap() + 2;
+        assert!(read_vcd(&VCD[..mid]).unwrap_err().contains("cut short"), "{}", &VCD[..mid]);
+    }
+
+    #[test]
+    fn a_picture_never_replaces_its_vcd_and_always_draws_a_clock() {
+        let dir = std::env::temp_dir().join(format!("crosslane-wave-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let named_svg = dir.join("dump.svg");
+        std::fs::write(&named_svg, VCD).unwrap();
+        // The default picture of a VCD named .svg is the VCD itself: refused, the VCD kept.
+        let e = beside(&named_svg, 32).unwrap_err();
+        assert!(e.contains("over its VCD"), "{e}");
+        let vcd = dir.join("dump.vcd");
+        std::fs::write(&vcd, VCD).unwrap();
+        assert!(render(&vcd, &vcd, 0, 32, "x").unwrap_err().contains("over its VCD"));
+        assert!(render(&vcd, &dir.join("./dump.vcd"), 0, 32, "x").unwrap_err().contains("over its VCD"));
+        assert_eq!(std::fs::read_to_string(&vcd).unwrap(), VCD);
+        assert_eq!(std::fs::read_to_string(&named_svg).unwrap(), VCD);
+        // Nothing to draw: refused, nothing written.
+        let out = dir.join("p.svg");
+        assert!(render(&vcd, &out, 0, 0, "x").unwrap_err().contains("--clocks 0"));
+        let e = render(&vcd, &out, 3, 32, "x").unwrap_err();
+        assert!(e.contains("--from 3 is past the last clock: the VCD has 3"), "{e}");
+        assert!(!out.exists());
+        render(&vcd, &out, 2, 32, "x").unwrap();
+        assert!(out.exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
