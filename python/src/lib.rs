@@ -98,13 +98,16 @@ fn eval(
     Ok((out.value, out.mask))
 }
 
-/// The elements of `a` in order: borrowed when it is C-contiguous (no copy),
-/// copied otherwise.
+/// The elements of `a` in row-major (C) order: borrowed when its memory is
+/// in that order (no copy), copied in that order otherwise. `as_slice`
+/// alone would also lend a Fortran-ordered array's memory, column by column.
 fn elements<'a, T: Element + Copy, D: Dimension>(a: &'a PyReadonlyArray<'_, T, D>) -> Cow<'a, [T]> {
-    match a.as_slice() {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(a.as_array().iter().copied().collect()),
+    if a.is_c_contiguous() {
+        if let Ok(s) = a.as_slice() {
+            return Cow::Borrowed(s);
+        }
     }
+    Cow::Owned(a.as_array().iter().copied().collect())
 }
 
 /// A batch's results and, for rb* ops, masks.
