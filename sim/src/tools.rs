@@ -67,20 +67,61 @@ pub fn tail(s: &str, lines: usize) -> String {
 }
 
 /// Write `contents` to `path` through a temporary file renamed into place,
-/// so a failure leaves no partial file.
+/// so a failure leaves no partial file. The temporary file is new, in the
+/// target's folder, named after the target, this process and a counter
+/// (`.NAME.PID-N.tmp`): no other file, nor another writer's, is touched.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), String> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, contents).map_err(|e| {
+    use std::io::Write;
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let name = path.file_name().ok_or_else(|| format!("cannot write {}: not a file name", path.display()))?;
+    let (tmp, mut file) = loop {
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.join(format!(".{}.{}-{n}.tmp", name.to_string_lossy(), std::process::id()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot write {}: {e}", tmp.display())),
+        }
+    };
+    file.write_all(contents).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         format!("cannot write {}: {e}", tmp.display())
     })?;
+    drop(file);
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         format!("cannot rename {} into place: {e}", path.display())
     })
+}
+
+/// Whether [`write_atomic`] could write `path`: its folder is (or can be
+/// made) a folder where a new file can be created, and `path` is no folder.
+/// Checked before long work whose result goes there.
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("{} is a folder", path.display()));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!("cannot write {}: {} is not a folder", path.display(), dir.display()));
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let probe = dir.join(format!(".crosslane-probe.{}.tmp", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// A temporary file in the cache (its path `.0`), removed when dropped.
@@ -163,6 +204,35 @@ mod tests {
     fn build_key_depends_on_every_part() {
         assert_ne!(fnv1a(&[b"ab", b"c"]), fnv1a(&[b"a", b"bc"]));
         assert_eq!(fnv1a(&[b"x"]), fnv1a(&[b"x"]));
+    }
+
+    #[test]
+    fn writes_whole_touch_no_other_file() {
+        let dir = std::env::temp_dir().join(format!("crosslane-write-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // A file named as the target with `.tmp` survives (it was the old
+        // fixed temporary name), and so does anything else in the folder.
+        std::fs::write(dir.join("keep.tmp"), "mine").unwrap();
+        write_atomic(&dir.join("keep.json"), b"{}").unwrap();
+        write_atomic(&dir.join("keep.json"), b"{\"a\": 1}").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("keep.tmp")).unwrap(), "mine");
+        assert_eq!(std::fs::read_to_string(dir.join("keep.json")).unwrap(), "{\"a\": 1}");
+        let mut left: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        left.sort();
+        assert_eq!(left, ["keep.json", "keep.tmp"]);
+        // A folder where the file should be: an error, the folder untouched.
+        std::fs::create_dir_all(dir.join("d.json")).unwrap();
+        assert!(write_atomic(&dir.join("d.json"), b"x").is_err());
+        assert!(dir.join("d.json").is_dir());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+        // Checked before: a folder, a file where the folder should be.
+        assert!(check_writable(&dir.join("d.json")).unwrap_err().contains("is a folder"));
+        assert!(check_writable(&dir.join("keep.tmp/r.json")).unwrap_err().contains("is not a folder"));
+        assert_eq!(check_writable(&dir.join("new/r.json")), Ok(()));
+        assert!(!dir.join("new/r.json").exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

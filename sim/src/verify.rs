@@ -214,6 +214,33 @@ pub struct Sizes {
 }
 
 impl Sizes {
+    /// An engine given no case would be skipped while the run passed: refuse,
+    /// naming the flag. The same for a shard that holds none of an engine's cases.
+    pub fn check(&self, shard: Shard) -> Result<(), String> {
+        for (flag, kind) in [
+            ("--per-op", EngineKind::Golden),
+            ("--hdl-per-op", EngineKind::Hdl),
+            ("--verilator-per-op", EngineKind::Verilator),
+            ("--icarus-per-op", EngineKind::Icarus),
+        ] {
+            let per_op = self.per_op(kind);
+            if per_op == 0 {
+                return Err(format!(
+                    "{flag} 0 would check the {} engines on no case and pass: give at least 1",
+                    kind.name()
+                ));
+            }
+            let n = Mixed::new(0, per_op, true).len();
+            if shard.is_empty(n) {
+                return Err(format!(
+                    "shard {shard} holds none of the {n} cases {flag} {per_op} gives the {} engines: fewer shards or more cases",
+                    kind.name()
+                ));
+            }
+        }
+        Ok(())
+    }
+
     pub fn per_op(&self, kind: EngineKind) -> usize {
         match kind.runner() {
             Runner::Golden => self.golden,
@@ -386,15 +413,15 @@ pub fn parse_report(text: &str, what: &str) -> Result<ShardReport, String> {
             .into_iter()
             .find(|f| f.name() == family_name)
             .ok_or_else(|| format!("{w}: no op family '{family_name}'"))?;
-        let seconds =
-            field(r, "seconds", &w)?.as_f64().filter(|s| *s >= 0.0).ok_or_else(|| format!("{w}: bad 'seconds'"))?;
-        report.rows.push(Row {
-            engine,
-            family,
-            cases: usize_field(r, "cases", &w)?,
-            mismatches: usize_field(r, "mismatches", &w)?,
-            time: Duration::from_secs_f64(seconds),
-        });
+        let time = field(r, "seconds", &w)?
+            .as_f64()
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .ok_or_else(|| format!("{w}: 'seconds' is not a duration"))?;
+        let (cases, mismatches) = (usize_field(r, "cases", &w)?, usize_field(r, "mismatches", &w)?);
+        if mismatches > cases {
+            return Err(format!("{w}: {mismatches} mismatches in {cases} cases cannot be"));
+        }
+        report.rows.push(Row { engine, family, cases, mismatches, time });
     }
     let listed = field(&v, "first_mismatches", what)?
         .as_array()
@@ -413,11 +440,23 @@ pub fn parse_report(text: &str, what: &str) -> Result<ShardReport, String> {
             got: outcome_from(field(m, "got", &w)?, &w)?,
         });
     }
+    let total = checked_totals(&report.rows).map_err(|e| format!("{what}: {e}"))?;
     let claimed = usize_field(&v, "mismatches", what)?;
-    if claimed != report.total_mismatches() {
-        return Err(format!("{what}: 'mismatches' says {claimed}, its rows add up to {}", report.total_mismatches()));
+    if claimed != total.1 {
+        return Err(format!("{what}: 'mismatches' says {claimed}, its rows add up to {}", total.1));
     }
     Ok(ShardReport { seed, sizes, count, shards, report })
+}
+
+/// The cases and mismatches of `rows` added up, or an error when a sum
+/// does not fit: a report whose numbers cannot be true.
+fn checked_totals(rows: &[Row]) -> Result<(usize, usize), String> {
+    let mut total = (0usize, 0usize);
+    for r in rows {
+        total.0 = total.0.checked_add(r.cases).ok_or("its case counts add up past any true campaign")?;
+        total.1 = total.1.checked_add(r.mismatches).ok_or("its mismatch counts add up past any true campaign")?;
+    }
+    Ok(total)
 }
 
 /// Combine the reports of one campaign's shards. Every shard must be there
@@ -428,7 +467,9 @@ pub fn merge(parts: Vec<(String, ShardReport)>) -> Result<ShardReport, String> {
         return Err("crosslane merge: no reports given".into());
     };
     let (seed, sizes, count) = (first.seed, first.sizes, first.count);
-    let mut owner: Vec<Option<&str>> = vec![None; count];
+    // Owners by shard, for the shards the reports list (never `count` slots:
+    // a forged count must not allocate).
+    let mut owner: BTreeMap<usize, &str> = BTreeMap::new();
     for (name, p) in &parts {
         if (p.seed, p.sizes, p.count) != (seed, sizes, count) {
             return Err(format!(
@@ -437,16 +478,17 @@ pub fn merge(parts: Vec<(String, ShardReport)>) -> Result<ShardReport, String> {
             ));
         }
         for &i in &p.shards {
-            if let Some(other) = owner[i - 1] {
+            if let Some(other) = owner.insert(i, name) {
                 return Err(format!("shard {i}/{count} is in both {other} and {name}"));
             }
-            owner[i - 1] = Some(name);
         }
     }
-    let missing: Vec<String> =
-        owner.iter().enumerate().filter(|(_, o)| o.is_none()).map(|(i, _)| format!("{}/{count}", i + 1)).collect();
-    if !missing.is_empty() {
-        return Err(format!("shards missing: {}", missing.join(", ")));
+    if owner.len() != count {
+        let missing: Vec<String> =
+            (1..=count).filter(|i| !owner.contains_key(i)).take(10).map(|i| format!("{i}/{count}")).collect();
+        let more = count - owner.len() - missing.len();
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        return Err(format!("shards missing: {}{more}", missing.join(", ")));
     }
     let mut sums: BTreeMap<(usize, Family), (usize, usize, Duration)> = BTreeMap::new();
     let mut report = Report::default();
@@ -454,9 +496,15 @@ pub fn merge(parts: Vec<(String, ShardReport)>) -> Result<ShardReport, String> {
         for r in p.report.rows {
             let slot = EngineKind::ALL.iter().position(|e| *e == r.engine).unwrap_or(0);
             let e = sums.entry((slot, r.family)).or_default();
-            e.0 += r.cases;
-            e.1 += r.mismatches;
-            e.2 += r.time;
+            let sum = (e.0.checked_add(r.cases), e.1.checked_add(r.mismatches), e.2.checked_add(r.time));
+            let (Some(cases), Some(mismatches), Some(time)) = sum else {
+                return Err(format!(
+                    "the shards' {} {} rows add up past any true campaign (cases, mismatches or seconds)",
+                    r.engine.name(),
+                    r.family.name()
+                ));
+            };
+            *e = (cases, mismatches, time);
         }
         for m in p.report.mismatches {
             push_mismatch(&mut report, m.engine, m.case, m.want, m.got);
@@ -465,6 +513,7 @@ pub fn merge(parts: Vec<(String, ShardReport)>) -> Result<ShardReport, String> {
     for ((slot, family), (cases, mismatches, time)) in sums {
         report.rows.push(Row { engine: EngineKind::ALL[slot], family, cases, mismatches, time });
     }
+    checked_totals(&report.rows).map_err(|e| format!("the merged report: {e}"))?;
     Ok(ShardReport { seed, sizes, count, shards: (1..=count).collect(), report })
 }
 
@@ -495,6 +544,23 @@ mod shard_tests {
         let s = Shard { index: 2, count: 3 };
         let k = |v: Vec<Case>| v.into_iter().map(|c| (c.op.code(), c.vbool)).collect::<Vec<_>>();
         assert_eq!(k(s.of(Mixed::new(7, 3, true)).collect()), k(s.of(Mixed::new(7, 3, true)).collect()));
+    }
+
+    #[test]
+    fn no_engine_may_be_given_no_case() {
+        let ok = Sizes { golden: 1, hdl: 1, verilator: 1, icarus: 1 };
+        assert_eq!(ok.check(Shard::WHOLE), Ok(()));
+        for (sizes, flag) in [
+            (Sizes { golden: 0, ..ok }, "--per-op 0"),
+            (Sizes { hdl: 0, ..ok }, "--hdl-per-op 0"),
+            (Sizes { verilator: 0, ..ok }, "--verilator-per-op 0"),
+            (Sizes { icarus: 0, ..ok }, "--icarus-per-op 0"),
+        ] {
+            let e = sizes.check(Shard::WHOLE).unwrap_err();
+            assert!(e.starts_with(flag), "{e}");
+        }
+        let e = ok.check(Shard { index: 1000, count: 1000 }).unwrap_err();
+        assert!(e.contains("holds none"), "{e}");
     }
 
     #[test]
@@ -549,5 +615,55 @@ mod shard_tests {
             .to_string()
             .replace("\"mismatches\":0", "\"mismatches\":3");
         assert!(parse_report(&lying, "x.json").unwrap_err().contains("add up to"));
+    }
+
+    /// `part`'s report text with its first row's field `key` set to `value`
+    /// (and the top-level `mismatches` to `total`, when given).
+    fn forged(shard: Shard, key: &str, value: &str, total: Option<&str>) -> String {
+        let (_, p) = part(1, shard, 0);
+        let mut v = report_json(&p.report, 1, p.sizes, shard.count, &[shard.index]);
+        v["rows"][0][key] = serde_json::from_str(value).unwrap();
+        if let Some(t) = total {
+            v["mismatches"] = serde_json::from_str(t).unwrap();
+        }
+        v.to_string()
+    }
+
+    #[test]
+    fn forged_numbers_are_errors_not_panics_or_wrapped_sums() {
+        let s = |i| Shard { index: i, count: 2 };
+        // A duration no Duration holds, or a negative one.
+        for bad in ["1e300", "-1", "1e20"] {
+            let e = parse_report(&forged(s(1), "seconds", bad, None), "x.json").unwrap_err();
+            assert!(e.contains("'seconds' is not a duration"), "{bad}: {e}");
+        }
+        // Durations that fit alone but not added.
+        let big = |i| parse_report(&forged(s(i), "seconds", "1.5e19", None), "x.json").unwrap();
+        let e = merge(vec![("a".into(), big(1)), ("b".into(), big(2))]).unwrap_err();
+        assert!(e.contains("add up past"), "{e}");
+        // Counts that wrap when added: an error, never "0 mismatches".
+        let max = usize::MAX.to_string();
+        let huge = |i| {
+            let text = forged(s(i), "cases", &max, None);
+            let text = text.replace("\"mismatches\":0", &format!("\"mismatches\":{max}"));
+            parse_report(&text, "x.json").unwrap()
+        };
+        assert_eq!(huge(1).report.rows[0].mismatches, usize::MAX);
+        let e = merge(vec![("a".into(), huge(1)), ("b".into(), huge(2))]).unwrap_err();
+        assert!(e.contains("add up past"), "{e}");
+        // More mismatches than cases.
+        let e = parse_report(&forged(s(1), "mismatches", "11", Some("11")), "x.json").unwrap_err();
+        assert!(e.contains("cannot be"), "{e}");
+    }
+
+    #[test]
+    fn a_forged_shard_count_is_refused_without_allocating_it() {
+        for count in [1_000_000_000_000usize, usize::MAX] {
+            let shard = Shard { index: 1, count };
+            let (name, p) = part(1, shard, 0);
+            let e = merge(vec![(name, p)]).unwrap_err();
+            assert!(e.starts_with("shards missing: 2/"), "{e}");
+            assert!(e.contains(" more"), "{e}");
+        }
     }
 }
