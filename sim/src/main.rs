@@ -246,12 +246,15 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
 /// Answer each line as it comes, flushed: an answer is out before the next
 /// line is read, so no answer waits on (or is lost to) a later line.
 fn exec() -> Result<(), String> {
-    use std::io::BufRead;
     let fail = |e: std::io::Error| format!("crosslane exec: {e}");
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    for (i, line) in std::io::stdin().lock().lines().enumerate() {
+    for (i, line) in crosslane_sim::cli::read_lines(std::io::stdin().lock()).enumerate() {
         let line = line.map_err(|e| format!("crosslane exec: cannot read line {}: {e}", i + 1))?;
-        crosslane_sim::cli::exec::answer_line_to(&line, i + 1, &mut out).map_err(fail)?;
+        match line {
+            Ok(text) => crosslane_sim::cli::exec::answer_line_to(&text, i + 1, &mut out),
+            Err(why) => crosslane_sim::cli::exec::refuse_line_to(&why, i + 1, &mut out),
+        }
+        .map_err(fail)?;
         out.flush().map_err(fail)?;
     }
     Ok(())
@@ -558,11 +561,36 @@ fn write_lines(command: &str, lines: impl IntoIterator<Item = String>) -> Result
     out.flush().map_err(fail)
 }
 
+/// The golden engine answers each line as it is read (a checker may send a
+/// line and wait for its answer); the simulators take the whole input as
+/// one batch, one case a clock (a process and a build per call otherwise).
 fn eval(kind: EngineKind) -> Result<(), String> {
-    let input = read_stdin("eval")?;
+    use crosslane_sim::cli::read_lines;
     let mut engine = engines::open(kind).map_err(|e| format!("crosslane eval: {e}"))?;
-    let lines = protocol::answer(&input, |cases| engine.run(cases)).map_err(|e| format!("crosslane eval: {e}"))?;
-    write_lines("eval", lines)
+    let read = |i: usize, l: std::io::Result<crosslane_sim::cli::Line>| {
+        l.map_err(|e| format!("crosslane eval: cannot read line {}: {e}", i + 1))
+    };
+    if kind == EngineKind::Golden {
+        let fail = |e: std::io::Error| format!("crosslane eval: cannot write the output: {e}");
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        for (i, line) in read_lines(std::io::stdin().lock()).enumerate() {
+            let line = read(i, line)?;
+            let answers = protocol::answer_lines(std::slice::from_ref(&line), i + 1, |cases| engine.run(cases))
+                .map_err(|e| format!("crosslane eval: {e}"))?;
+            for a in answers {
+                writeln!(out, "{a}").map_err(fail)?;
+            }
+            out.flush().map_err(fail)?;
+        }
+        return Ok(());
+    }
+    let mut lines = Vec::new();
+    for (i, line) in read_lines(std::io::stdin().lock()).enumerate() {
+        lines.push(read(i, line)?);
+    }
+    let answers =
+        protocol::answer_lines(&lines, 1, |cases| engine.run(cases)).map_err(|e| format!("crosslane eval: {e}"))?;
+    write_lines("eval", answers)
 }
 
 fn run_verify(
@@ -574,6 +602,11 @@ fn run_verify(
 ) -> Result<bool, String> {
     use verify::Mixed;
     let shard = verify::Shard::parse(shard).map_err(|e| format!("crosslane verify: {e}"))?;
+    sizes.check(shard).map_err(|e| format!("crosslane verify: {e}"))?;
+    // The report's place is checked before the campaign, not after it.
+    if let Some(path) = json {
+        crosslane_sim::tools::check_writable(path).map_err(|e| format!("crosslane verify: --json: {e}"))?;
+    }
     let mut report = verify::Report::default();
     let cases = Mixed::new(seed, sizes.golden, true);
     let bar = progress_bar(shard.len(cases.len()) as u64);

@@ -79,10 +79,11 @@ fn eval_on_an_unknown_engine_fails_with_a_message() {
 }
 
 #[test]
-fn eval_rejects_input_that_is_not_utf8() {
-    let (code, _, err) = run(&["eval"], &[0xff, 0xfe, b'\n']);
-    assert_eq!(code, 2);
-    assert!(err.contains("cannot read the input"), "{err}");
+fn eval_answers_input_that_is_not_utf8_with_an_error_line() {
+    // Once the whole run was refused (exit 2, no line named): now the line is.
+    let (code, out, err) = run(&["eval"], &[0xff, 0xfe, b'\n']);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "{\"error\": \"line 1: not UTF-8 (byte 1 of the line)\"}\n");
 }
 
 #[test]
@@ -162,4 +163,79 @@ fn sharded_verify_merges_into_the_whole_campaign() {
     let (code, _, err) = run(&["verify", "--shard", "3/2"], b"");
     assert_eq!(code, 2);
     assert!(err.contains("--shard '3/2'"), "{err}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_gets_an_error_line_and_the_rest_are_answered() {
+    let vec = "0".repeat(127) + "1";
+    let good = format!("{{\"id\": 1, \"op\": \"raddu_2nx8\", \"vec\": \"{vec}\"}}");
+    let mut input = format!("{good}\n").into_bytes();
+    input.extend_from_slice(b"{\"id\": 2, \"op\": \"r\xffx\"}\n");
+    input.extend_from_slice(format!("{}\n", good.replace("\"id\": 1", "\"id\": 3")).as_bytes());
+    let (code, out, err) = run(&["eval"], &input);
+    assert_eq!(code, 0, "stderr: {err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        vec![
+            r#"{"id": 1, "result": "0001"}"#,
+            r#"{"error": "line 2: not UTF-8 (byte 19 of the line)"}"#,
+            r#"{"id": 3, "result": "0001"}"#,
+        ]
+    );
+    // exec the same: line 3 is answered (an error of its own), not lost.
+    let (code, out, err) = run(&["exec"], &input);
+    assert_eq!(code, 0, "stderr: {err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[1], r#"{"error": "input: line 2: not UTF-8 (byte 19 of the line)"}"#);
+    assert!(lines[2].contains("line 3"), "{out}");
+}
+
+#[test]
+fn golden_eval_answers_a_line_before_the_next_is_sent() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .arg("eval")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let vec = "0".repeat(127) + "2";
+    for id in 1..=3 {
+        // The input stays open: an eval that waited for its end would block here.
+        writeln!(stdin, "{{\"id\": {id}, \"op\": \"raddu_2nx8\", \"vec\": \"{vec}\"}}").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        assert_eq!(line, format!("{{\"id\": {id}, \"result\": \"0002\"}}\n"));
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn verify_refuses_an_engine_given_no_case_and_an_unwritable_report_before_running() {
+    let (code, _, err) = run(&["verify", "--hdl-per-op", "0"], b"");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--hdl-per-op 0 would check the hdl engines on no case"), "{err}");
+    let dir = std::env::temp_dir().join(format!("crosslane-cli-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("file"), "x").unwrap();
+    let report = dir.join("file/r.json");
+    let start = std::time::Instant::now();
+    let (code, out, err) = run(&["verify", "--json", report.to_str().unwrap()], b"");
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("is not a folder"), "{err}");
+    assert!(!out.contains("cases checked"), "the campaign ran first: {out}");
+    assert!(start.elapsed().as_secs() < 30);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_refuses_zero_cases() {
+    let (code, _, err) = run(&["bench", "--engine", "golden", "--cases", "0"], b"");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--cases 0"), "{err}");
 }

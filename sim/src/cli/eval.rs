@@ -128,8 +128,26 @@ pub fn case_line(id: Option<usize>, case: &Case) -> String {
 /// Answer a whole input with `run` (which evaluates every good case in one
 /// batch, in order) and return the output lines.
 pub fn answer<E>(input: &str, run: impl FnOnce(&[Case]) -> Result<Vec<Outcome>, E>) -> Result<Vec<String>, E> {
-    let parsed: Vec<Result<Request, LineError>> =
-        input.lines().enumerate().map(|(i, line)| parse_line(line, i + 1)).collect();
+    let lines: Vec<super::Line> = input.lines().map(|l| Ok(l.to_string())).collect();
+    answer_lines(&lines, 1, run)
+}
+
+/// Answer `lines`, the first of them input line `first` (1-based), with
+/// `run` as [`answer`] does; a line that could not be read as text gets an
+/// error line naming it.
+pub fn answer_lines<E>(
+    lines: &[super::Line],
+    first: usize,
+    run: impl FnOnce(&[Case]) -> Result<Vec<Outcome>, E>,
+) -> Result<Vec<String>, E> {
+    let parsed: Vec<Result<Request, LineError>> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| match line {
+            Ok(text) => parse_line(text, first + i),
+            Err(why) => Err(LineError { id: None, message: format!("line {}: {why}", first + i) }),
+        })
+        .collect();
     let cases: Vec<Case> = parsed.iter().filter_map(|p| p.as_ref().ok().map(|r| r.case)).collect();
     let mut outcomes = run(&cases)?.into_iter();
     Ok(parsed

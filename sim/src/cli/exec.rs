@@ -143,6 +143,13 @@ pub fn answer_line(line: &str, lineno: usize) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The error line of input line `lineno` that could not be read as text
+/// (`why`, from [`super::read_lines`]), into `out`.
+pub fn refuse_line_to(why: &str, lineno: usize, out: &mut dyn Write) -> std::io::Result<()> {
+    let l = with_id(&None, format!("\"error\": {}", json_str(&format!("input: line {lineno}: {why}"))));
+    writeln!(out, "{l}")
+}
+
 /// Answer one input line into `out`, with its newline. The reads are
 /// hex-encoded straight from the SBUF into `out`: an answer's memory is the
 /// SBUF's, however many bytes it reads.
@@ -270,6 +277,16 @@ fn tensor_from(v: Option<&Value>, key: &str) -> Result<Tensor4d, String> {
     let mut t = Tensor4d { start_addr: 0, step_elem: [1; 4], num_elem: [1; 4] };
     let Some(v) = v else { return Ok(t) };
     let o = v.as_object().ok_or_else(|| format!("'{key}' must be an object"))?;
+    // decode's names (start_addr, step_elem, num_elem) and the short ones.
+    const KNOWN: [&str; 7] = ["start_addr", "partition", "offset", "step", "step_elem", "num", "num_elem"];
+    if let Some(k) = o.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+        return Err(format!("unknown field '{key}.{k}' (fields: {})", KNOWN.join(", ")));
+    }
+    for (a, b) in [("start_addr", "partition"), ("start_addr", "offset"), ("step", "step_elem"), ("num", "num_elem")] {
+        if o.contains_key(a) && o.contains_key(b) {
+            return Err(format!("'{key}' gives both '{a}' and '{b}': give one"));
+        }
+    }
     if let Some(a) = o.get("start_addr") {
         t.start_addr = a
             .as_u64()
@@ -283,22 +300,23 @@ fn tensor_from(v: Option<&Value>, key: &str) -> Result<Tensor4d, String> {
         }
         t.start_addr = Tensor4d::immediate(partition, offset);
     }
-    if let Some(s) = o.get("step") {
-        let a = s.as_array().filter(|a| a.len() == 4).ok_or_else(|| format!("'{key}.step' must be 4 numbers"))?;
+    let given = |a: &'static str, b: &'static str| o.get(a).map(|v| (a, v)).or_else(|| o.get(b).map(|v| (b, v)));
+    if let Some((name, s)) = given("step", "step_elem") {
+        let a = s.as_array().filter(|a| a.len() == 4).ok_or_else(|| format!("'{key}.{name}' must be 4 numbers"))?;
         for (d, x) in a.iter().enumerate() {
             t.step_elem[d] = x
                 .as_i64()
                 .and_then(|x| i16::try_from(x).ok())
-                .ok_or_else(|| format!("'{key}.step[{d}]' must be an int16"))?;
+                .ok_or_else(|| format!("'{key}.{name}[{d}]' must be an int16"))?;
         }
     }
-    if let Some(n) = o.get("num") {
-        let a = n.as_array().filter(|a| a.len() == 4).ok_or_else(|| format!("'{key}.num' must be 4 numbers"))?;
+    if let Some((name, n)) = given("num", "num_elem") {
+        let a = n.as_array().filter(|a| a.len() == 4).ok_or_else(|| format!("'{key}.{name}' must be 4 numbers"))?;
         for (d, x) in a.iter().enumerate() {
             t.num_elem[d] = x
                 .as_u64()
                 .and_then(|x| u16::try_from(x).ok())
-                .ok_or_else(|| format!("'{key}.num[{d}]' must be a uint16"))?;
+                .ok_or_else(|| format!("'{key}.{name}[{d}]' must be a uint16"))?;
         }
     }
     Ok(t)
@@ -414,5 +432,30 @@ mod tests {
         assert!(text.contains("reduce_op: 5 BITWISE_XOR") && text.contains("src.step_elem: [-1, 3, 9, 9]"), "{text}");
         assert_eq!(RawInstruction::from_hex(&raw.to_hex()).unwrap(), raw);
         assert!(encode_json(r#"{"bogus": 1}"#).unwrap_err().starts_with("unknown field 'bogus'"));
+    }
+
+    #[test]
+    fn tensor_fields_are_decodes_names_or_the_short_ones_and_nothing_else() {
+        // decode's names round-trip.
+        let raw =
+            encode_json(r#"{"src": {"start_addr": 100663360, "num_elem": [4, 1, 1, 1], "step_elem": [2, 1, 1, 1]}}"#)
+                .unwrap();
+        assert_eq!((raw.src.start_addr, raw.src.num_elem, raw.src.step_elem), (100663360, [4, 1, 1, 1], [2, 1, 1, 1]));
+        let (text, _) = describe(&raw, 4096);
+        assert!(text.contains("src.num_elem: [4, 1, 1, 1]"), "{text}");
+        // An unknown key inside a tensor is an error naming it, never ignored.
+        let e = encode_json(r#"{"src": {"partition": 3, "nums": [4, 1, 1, 1]}}"#).unwrap_err();
+        assert!(e.starts_with("unknown field 'src.nums'"), "{e}");
+        // Two names for one field, or an address given two ways, are refused.
+        for (bad, pair) in [
+            (r#"{"dst": {"start_addr": 0, "partition": 1}}"#, "'start_addr' and 'partition'"),
+            (r#"{"dst": {"start_addr": 0, "offset": 64}}"#, "'start_addr' and 'offset'"),
+            (r#"{"src": {"num": [1, 1, 1, 1], "num_elem": [2, 1, 1, 1]}}"#, "'num' and 'num_elem'"),
+            (r#"{"src": {"step": [1, 1, 1, 1], "step_elem": [2, 1, 1, 1]}}"#, "'step' and 'step_elem'"),
+        ] {
+            let e = encode_json(bad).unwrap_err();
+            assert!(e.contains(pair), "{bad}: {e}");
+        }
+        assert!(encode_json(r#"{"src": {"num_elem": [1, 1]}}"#).unwrap_err().contains("'src.num_elem' must be 4"));
     }
 }
