@@ -236,6 +236,8 @@ fn testbench(
 }
 
 fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
+    crosslane_sim::cli::exec::check_partition_bytes(partition_bytes)
+        .map_err(|e| format!("crosslane decode: --{}", e.replacen('_', "-", 1)))?;
     let raw = crosslane_golden::instruction::RawInstruction::from_hex(hex.trim())
         .map_err(|e| format!("crosslane decode: {e}"))?;
     let (text, valid) = crosslane_sim::cli::exec::describe(&raw, partition_bytes);

@@ -50,6 +50,14 @@ fn decode_prints_fields_and_the_failing_rule() {
     let (code, _, err) = run(&["decode", "12"], b"");
     assert_eq!(code, 2);
     assert!(err.contains("expected 128 hex digits, found 2"), "{err}");
+    // exec's limit on a partition's size, with exec's words (it took any and wrapped).
+    for size in ["0", "2097153", "9223372036854775808"] {
+        let (code, out, err) = run(&["decode", hex, "--partition-bytes", size], b"");
+        assert_eq!(code, 2, "{size}: {out}");
+        assert!(err.contains(&format!("--partition-bytes {size} is not in 1..=2097152")), "{size}: {err}");
+    }
+    let (code, out, _) = run(&["decode", hex, "--partition-bytes", "2097152"], b"");
+    assert_eq!(code, 0, "{out}");
 }
 
 #[test]

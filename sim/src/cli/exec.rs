@@ -12,6 +12,14 @@ use std::io::Write;
 /// The largest partition the byte-offset field (21 bits) can address.
 pub const MAX_PARTITION_BYTES: usize = 1 << 21;
 
+/// The one limit on an SBUF partition's size, for exec and decode alike.
+pub fn check_partition_bytes(partition_bytes: usize) -> Result<(), String> {
+    if partition_bytes == 0 || partition_bytes > MAX_PARTITION_BYTES {
+        return Err(format!("partition_bytes {partition_bytes} is not in 1..={MAX_PARTITION_BYTES}"));
+    }
+    Ok(())
+}
+
 fn uint(obj: &Map<String, Value>, key: &str, what: &str) -> Result<usize, String> {
     match obj.get(key) {
         Some(Value::Number(n)) => n
@@ -64,9 +72,7 @@ fn run_case(obj: &Map<String, Value>) -> Result<Ran, String> {
     } else {
         DEFAULT_PARTITION_BYTES
     };
-    if partition_bytes == 0 || partition_bytes > MAX_PARTITION_BYTES {
-        return Err(format!("input: sbuf.partition_bytes {partition_bytes} is not in 1..={MAX_PARTITION_BYTES}"));
-    }
+    check_partition_bytes(partition_bytes).map_err(|e| format!("input: sbuf.{e}"))?;
     let writes = match sbuf_obj.get("writes") {
         None => Vec::new(),
         Some(Value::Array(w)) => w.clone(),
