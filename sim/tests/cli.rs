@@ -239,3 +239,23 @@ fn bench_refuses_zero_cases() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--cases 0"), "{err}");
 }
+
+#[test]
+fn ids_are_echoed_as_their_json_text() {
+    // Digits as given (an exponent's sign is written out: 1e5 comes back 1e+5).
+    let input = "{\"id\": 123456789012345678901234567890, \"op\": \"rorbn\", \"vbool\": \"0000000000000081\"}\n\
+                 {\"id\": 1.50, \"op\": \"bad\"}\n{\"id\": -0.000, \"op\": \"bad\"}\n";
+    let (code, out, err) = run(&["eval"], input.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        vec![
+            r#"{"id": 123456789012345678901234567890, "result": "1"}"#,
+            r#"{"id": 1.50, "error": "line 2: unknown op 'bad'"}"#,
+            r#"{"id": -0.000, "error": "line 3: unknown op 'bad'"}"#,
+        ]
+    );
+    let (code, out, err) = run(&["exec"], b"{\"id\": 98765432109876543210987654321, \"inst\": \"zz\"}\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("{\"id\": 98765432109876543210987654321, \"error\""), "{out}");
+}
