@@ -42,6 +42,10 @@ fn op_of(op: &Bound<'_, PyAny>) -> PyResult<Op> {
             .and_then(Op::from_code)
             .ok_or_else(|| UnknownOpError::new_err(format!("no op has code {code:#x}")));
     }
+    if op.is_instance_of::<pyo3::types::PyInt>() {
+        // Past i64 (2**70): no op's code either.
+        return Err(UnknownOpError::new_err(format!("no op has code {}", op.repr()?)));
+    }
     Err(UnknownOpError::new_err(format!("an op is a name or a code, not {}", op.get_type().name()?)))
 }
 
@@ -110,6 +114,28 @@ fn elements<'a, T: Element + Copy, D: Dimension>(a: &'a PyReadonlyArray<'_, T, D
     Cow::Owned(a.as_array().iter().copied().collect())
 }
 
+/// What an argument is, for a message: "a int32 array of shape (3, 64)", or
+/// its type's name.
+fn described(a: &Bound<'_, PyAny>) -> String {
+    if let (Ok(dtype), Ok(shape)) = (a.getattr("dtype"), a.getattr("shape")) {
+        if let (Ok(d), Ok(s)) = (dtype.str(), shape.repr()) {
+            return format!("a {d} array of shape {s}");
+        }
+    }
+    a.get_type().name().map_or_else(|_| "that".to_string(), |n| n.to_string())
+}
+
+/// Argument `name` as a read-only numpy array (`want` says which), or an
+/// InputError naming the argument and what it was.
+fn array_arg<'py, T: Element, D: Dimension>(
+    a: &Bound<'py, PyAny>,
+    name: &str,
+    want: &str,
+) -> PyResult<PyReadonlyArray<'py, T, D>> {
+    a.extract::<PyReadonlyArray<'py, T, D>>()
+        .map_err(|_| InputError::new_err(format!("{name}: expected {want}, not {}", described(a))))
+}
+
 /// A batch's results and, for rb* ops, masks.
 type Columns<'py> = (Bound<'py, PyArray1<u32>>, Option<Bound<'py, PyArray1<u64>>>);
 
@@ -126,10 +152,14 @@ type Columns<'py> = (Bound<'py, PyArray1<u32>>, Option<Bound<'py, PyArray1<u64>>
 fn eval_batch<'py>(
     py: Python<'py>,
     op: &Bound<'py, PyAny>,
-    vecs: Option<PyReadonlyArray2<'py, u8>>,
-    vbools: Option<PyReadonlyArray1<'py, u64>>,
+    vecs: Option<Bound<'py, PyAny>>,
+    vbools: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Columns<'py>> {
     let op = op_of(op)?;
+    let vecs: Option<PyReadonlyArray2<'py, u8>> =
+        vecs.as_ref().map(|a| array_arg(a, "vecs", "a uint8 array of shape (n, 64)")).transpose()?;
+    let vbools: Option<PyReadonlyArray1<'py, u64>> =
+        vbools.as_ref().map(|a| array_arg(a, "vbools", "a uint64 array of shape (n,)")).transpose()?;
     if let Some(a) = &vecs {
         if a.shape()[1] != 64 {
             return Err(InputError::new_err(format!("vecs: shape {:?}; expected (n, 64) uint8", a.shape())));
@@ -167,8 +197,9 @@ fn eval_batch<'py>(
 fn exec_instruction<'py>(
     py: Python<'py>,
     inst: &Bound<'py, PyAny>,
-    sbuf: PyReadonlyArray2<'py, u8>,
+    sbuf: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let sbuf: PyReadonlyArray2<'py, u8> = array_arg(&sbuf, "sbuf", "a uint8 array of shape (128, partition_bytes)")?;
     let raw = if let Ok(text) = inst.extract::<String>() {
         RawInstruction::from_hex(&text).map_err(|e| InputError::new_err(format!("inst: {e}")))?
     } else {

@@ -148,8 +148,17 @@ def test_errors_are_typed_and_name_the_problem():
         crosslane.eval_batch("radd_nx16_t", np.zeros((3, 64), dtype=np.uint8), np.zeros(2, dtype=np.uint64))
     with pytest.raises(crosslane.InputError, match="pass vbools"):
         crosslane.eval_batch("randbn", None)
-    with pytest.raises(TypeError):
+    # The wrong dtype or number of dimensions names the argument (it was a bare TypeError).
+    with pytest.raises(crosslane.InputError, match="vecs: expected a uint8 array of shape \\(n, 64\\), not a int32 array"):
         crosslane.eval_batch("radd_nx16", np.zeros((3, 64), dtype=np.int32))
+    with pytest.raises(crosslane.InputError, match="vecs: expected .* not a uint8 array of shape \\(64,\\)"):
+        crosslane.eval_batch("radd_nx16", np.zeros(64, dtype=np.uint8))
+    with pytest.raises(crosslane.InputError, match="vbools: expected a uint64 array"):
+        crosslane.eval_batch("radd_nx16_t", np.zeros((3, 64), dtype=np.uint8), [1, 2, 3])
+    with pytest.raises(crosslane.InputError, match="sbuf: expected a uint8 array .* not a float64 array"):
+        crosslane.exec("00" * 64, np.zeros((128, 64)))
+    with pytest.raises(crosslane.UnknownOpError, match="no op has code 1180591620717411303424"):
+        crosslane.eval(2**70, bytes(64))
     # Every error is a CrosslaneError, which is a ValueError.
     assert issubclass(crosslane.InstructionError, crosslane.CrosslaneError)
     assert issubclass(crosslane.CrosslaneError, ValueError)
