@@ -61,7 +61,7 @@ async def random_ops_gaps_and_resets(dut):
         else:
             entering = None
             if valid:
-                value, mask = crosslane.eval(op, vec, vbool)
+                value, mask = crosslane.eval_ports(op, vec, vbool)
                 entering = (op, value, mask or 0)
             model = [entering] + model[:-1]
         want = model[-1]

@@ -6,7 +6,8 @@
     >>> vecs = np.random.default_rng(1).integers(0, 256, (1000, 64), dtype=np.uint8)
     >>> results, masks = crosslane.eval_batch("rbmax_nx16", vecs)
 
-Functions: eval, eval_batch, exec, ops, vec_bytes. Constants: LATENCY (the
+Functions: eval (a case as the eval protocol takes it), eval_ports (what the
+unit's ports give), eval_batch, exec, ops, vec_bytes. Constants: LATENCY (the
 unit's register stages: an input sampled at rising edge k is on
 crosslane_reduce's outputs after edge k + LATENCY - 1), LATENCIES (the same
 for each generated configuration, by module name), PARTITIONS. Errors: CrosslaneError
@@ -23,6 +24,7 @@ from ._crosslane import (  # noqa: F401
     UnknownOpError,
     eval,
     eval_batch,
+    eval_ports,
     exec,
     ops,
     vec_bytes,
@@ -38,6 +40,7 @@ __all__ = [
     "UnknownOpError",
     "eval",
     "eval_batch",
+    "eval_ports",
     "exec",
     "ops",
     "vec_bytes",

@@ -79,12 +79,14 @@ fn vbool_of(vbool: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
 
 /// eval(op, vec=None, vbool=None) -> (result, mask)
 ///
-/// One primitive on one vector. `op`: a name or code. `vec`: 64 bytes or an
-/// int (a vbool fold may omit it). `vbool`: the predicate of a `_t` op or the
-/// input of a vbool fold (an int; None = 0); base ops ignore it, as the unit
-/// does. Returns the result (low result_bits bits, two's complement when
-/// signed) and, for rb* ops, the lane mask of every active lane equal to the
-/// result (None for other ops).
+/// One primitive on one case, given as the eval protocol (and `crosslane
+/// eval`) takes it: `op` a name or code; a vbool fold takes `vbool` (an int)
+/// and no `vec`; a `_t` op takes `vec` (64 bytes or an int) and `vbool`, its
+/// predicate; a base op takes `vec` only. Anything else is an InputError
+/// naming what is missing or what the op does not take. Returns the result
+/// (low result_bits bits, two's complement when signed) and, for rb* ops,
+/// the lane mask of every active lane equal to the result (None for other
+/// ops). `eval_ports` takes the unit's ports instead.
 #[pyfunction]
 #[pyo3(signature = (op, vec=None, vbool=None))]
 fn eval(
@@ -93,12 +95,40 @@ fn eval(
     vbool: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(u32, Option<u64>)> {
     let op = op_of(op)?;
-    let v = match vec {
-        Some(v) => vec_of(v)?,
-        None if op.family.is_vbool_fold() => Vec512::ZERO,
-        None => return Err(InputError::new_err(format!("{} needs a vec", op.name()))),
+    let name = op.name();
+    let refuse = |msg: String| Err(InputError::new_err(msg));
+    let (v, vb) = if op.family.is_vbool_fold() {
+        if vec.is_some() {
+            return refuse(format!("{name} folds a vbool: give vbool, not vec"));
+        }
+        let Some(vb) = vbool else { return refuse(format!("{name} folds a vbool: give vbool")) };
+        (Vec512::ZERO, vbool_of(Some(vb))?)
+    } else {
+        let Some(v) = vec else { return refuse(format!("{name} needs a vec")) };
+        let v = vec_of(v)?;
+        match (op.predicated, vbool) {
+            (true, Some(vb)) => (v, vbool_of(Some(vb))?),
+            (true, None) => return refuse(format!("{name} needs vbool, its predicate")),
+            (false, None) => (v, u64::MAX),
+            (false, Some(_)) => {
+                return refuse(format!("{name} has no predicate (the predicated form is '{name}_t'): give no vbool"))
+            }
+        }
     };
-    let out = op.eval(&v, vbool_of(vbool)?);
+    let out = op.eval(&v, vb);
+    Ok((out.value, out.mask))
+}
+
+/// eval_ports(op, vec, vbool) -> (result, mask)
+///
+/// What the unit's ports give: `op` on `op_i`, `vec` on `vec_i` (64 bytes or
+/// an int), `vbool` on `vbool_i` (an int), all three always, as a testbench
+/// drives them. A base op ignores `vbool_i` and a vbool fold `vec_i`, as the
+/// unit does.
+#[pyfunction]
+fn eval_ports(op: &Bound<'_, PyAny>, vec: &Bound<'_, PyAny>, vbool: &Bound<'_, PyAny>) -> PyResult<(u32, Option<u64>)> {
+    let op = op_of(op)?;
+    let out = op.eval(&vec_of(vec)?, vbool_of(Some(vbool))?);
     Ok((out.value, out.mask))
 }
 
@@ -266,6 +296,7 @@ fn vec_bytes<'py>(py: Python<'py>, vec: &Bound<'py, PyAny>) -> PyResult<Bound<'p
 #[pymodule]
 fn _crosslane(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval, m)?)?;
+    m.add_function(wrap_pyfunction!(eval_ports, m)?)?;
     m.add_function(wrap_pyfunction!(eval_batch, m)?)?;
     m.add_function(wrap_pyfunction!(exec_instruction, m)?)?;
     m.add_function(wrap_pyfunction!(ops, m)?)?;

@@ -25,8 +25,8 @@ def test_eval_reproduces_the_spec_examples():
     for case, want in zip(cases, expected):
         op = case["op"]
         vec = int(case["vec"], 16) if "vec" in case else None
-        vbool = int(case.get("pred") or case.get("vbool") or "0", 16)
-        value, mask = crosslane.eval(op, vec, vbool)
+        given = case.get("pred") or case.get("vbool")
+        value, mask = crosslane.eval(op, vec, None if given is None else int(given, 16))
         info = next(o for o in crosslane.ops() if o["name"] == op)
         assert f"{value:0{(info['result_bits'] + 3) // 4}x}" == want["result"], case
         if "mask" in want:
@@ -46,7 +46,7 @@ def test_the_op_table():
     # A code and a name are the same op.
     v = bytes(range(64))
     for o in table:
-        assert crosslane.eval(o["code"], v, 0x5555) == crosslane.eval(o["name"], v, 0x5555)
+        assert crosslane.eval_ports(o["code"], v, 0x5555) == crosslane.eval_ports(o["name"], v, 0x5555)
 
 
 def random_inputs(n, seed):
@@ -67,7 +67,7 @@ def test_batch_agrees_with_single_eval(op):
     info = next(o for o in crosslane.ops() if o["name"] == op)
     assert (masks is not None) == info["has_mask"]
     for k in range(300):
-        value, mask = crosslane.eval(op, vecs[k].tobytes(), int(vbools[k]))
+        value, mask = crosslane.eval_ports(op, vecs[k].tobytes(), int(vbools[k]))
         assert int(results[k]) == value, (op, k)
         if masks is not None:
             assert int(masks[k]) == mask, (op, k)
@@ -142,6 +142,18 @@ def test_errors_are_typed_and_name_the_problem():
         crosslane.eval("radd_nx16")
     with pytest.raises(crosslane.InputError, match="vbool"):
         crosslane.eval("radd_nx16_t", bytes(64), -1)
+    # eval takes a case as `crosslane eval` does: what an op lacks or does not take is refused.
+    with pytest.raises(crosslane.InputError, match="radd_nx16_t needs vbool, its predicate"):
+        crosslane.eval("radd_nx16_t", bytes(64))
+    with pytest.raises(crosslane.InputError, match="radd_nx16 has no predicate .*'radd_nx16_t'"):
+        crosslane.eval("radd_nx16", bytes(64), vbool=1)
+    with pytest.raises(crosslane.InputError, match="rorbn folds a vbool: give vbool"):
+        crosslane.eval("rorbn")
+    with pytest.raises(crosslane.InputError, match="rorbn folds a vbool: give vbool, not vec"):
+        crosslane.eval("rorbn", bytes(64), 1)
+    # eval_ports is the unit's: every port always, base ops ignore vbool_i.
+    assert crosslane.eval_ports("radd_nx16", bytes(64), 0) == crosslane.eval("radd_nx16", bytes(64))
+    assert crosslane.eval_ports("rorbn", bytes(64), 1) == crosslane.eval("rorbn", vbool=1)
     with pytest.raises(crosslane.InputError, match="expected \\(n, 64\\)"):
         crosslane.eval_batch("radd_nx16", np.zeros((3, 63), dtype=np.uint8))
     with pytest.raises(crosslane.InputError, match="vbools"):
