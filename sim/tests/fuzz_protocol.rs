@@ -1,10 +1,15 @@
-//! The eval parser never panics and always decides, on any bytes.
+//! The eval parser never panics and always decides, on any bytes
+//! (`CROSSLANE_FUZZ_CASES=N` for a longer run, as in fuzz_reports.rs).
 
 use crosslane_sim::cli::eval::{answer, parse_line};
 use proptest::prelude::*;
 
+fn cases() -> u32 {
+    std::env::var("CROSSLANE_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn arbitrary_lines_never_panic(line in ".{0,300}") {
