@@ -144,3 +144,81 @@ fn check_mutant(name: &str, text: &str, op: &str, path: &Path) {
         other => panic!("{name}: {op} should have a counterexample, got {other:?}"),
     }
 }
+
+/// RTL the proof cannot reason about soundly, each kind planted in the
+/// checked-in unit (each of which the simulators run differently from what
+/// yosys reads, or which the cut would treat as a plain rising-edge
+/// register): `Prover::new` refuses it, naming the construct and its line.
+#[test]
+fn rtl_outside_the_proof_is_refused_naming_the_construct() {
+    if !have_tools() {
+        return;
+    }
+    let text = rtl();
+    let plants: Vec<(&str, String, &str)> = vec![
+        (
+            "a register on the falling edge",
+            mutate(&text, "module crosslane_reg32(", "always @(posedge clock)", "always @(negedge clock)"),
+            "`always @(negedge clock)`",
+        ),
+        (
+            "an asynchronous reset",
+            mutate(
+                &text,
+                "module crosslane_reg32(",
+                "always @(posedge clock)",
+                "always @(posedge clock or negedge d[0])",
+            ),
+            "`always @(posedge clock or negedge d[0])`",
+        ),
+        (
+            "an incomplete sensitivity list",
+            mutate(&text, "module crosslane_tree_node(", "always @(*) begin", "always @(a_i or b_i) begin"),
+            "`always @(a_i or b_i)`",
+        ),
+        (
+            "text only synthesis reads",
+            mutate(
+                &text,
+                "module crosslane_reduce(",
+                "    input wire  rst_ni;\n",
+                "    input wire  rst_ni;\n`ifdef SYNTHESIS\n`endif\n",
+            ),
+            "`ifdef SYNTHESIS",
+        ),
+        (
+            "an inverted clock",
+            mutate(&text, "module crosslane_reduce(", ".clock(clk_i)", ".clock(~clk_i)"),
+            "clocked by another net than clk_i",
+        ),
+        (
+            "a port of the wrong width",
+            mutate(&text, "module crosslane_reduce(", "output wire  [31:0] result_o;", "output wire  [15:0] result_o;"),
+            "port result_o is output [16]; the contract's is output [32]",
+        ),
+    ];
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prove-unsound");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = plants
+            .iter()
+            .enumerate()
+            .map(|(k, (name, text, want))| {
+                let path = dir.join(format!("plant{k}.v"));
+                s.spawn(move || {
+                    std::fs::write(&path, text).unwrap();
+                    let e = match Prover::new(std::slice::from_ref(&path), Config::DEFAULT) {
+                        Ok(_) => panic!("{name}: proven as if sound"),
+                        Err(e) => e,
+                    };
+                    assert!(e.contains(want), "{name}: {e}");
+                    // The message names where: a file and line, or the cell's source.
+                    assert!(e.contains("plant") && e.contains(".v:"), "{name}: no line named: {e}");
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().expect("a plant's check panicked");
+        }
+    });
+}

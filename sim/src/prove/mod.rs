@@ -23,6 +23,7 @@
 pub mod aig;
 pub mod reference;
 pub mod replay;
+pub mod sound;
 pub mod unroll;
 
 use crate::tools::{cache_root, fnv1a, require, run_limited, tail};
@@ -166,7 +167,7 @@ const CUT_FILES: [&str; 2] = ["step.v", "step.json"];
 fn cut(rtl: &[PathBuf], config: Config, tmp: &Path) -> Result<(), String> {
     let files: Vec<String> = rtl.iter().map(|f| f.display().to_string()).collect();
     let cut = format!(
-        "read_verilog {rtl}\nhierarchy -check -top {top}\nproc\nflatten\nopt_clean -purge\n\
+        "read_verilog {rtl}\nhierarchy -check -top {top}\nproc\nflatten\nopt_clean -purge\nwrite_json unit.json\n\
          expose -evert-dff t:$dff\nopt_clean -purge\nrename {top} {step}\n\
          write_verilog -noattr step.v\nwrite_json step.json\n",
         rtl = files.join(" "),
@@ -174,7 +175,9 @@ fn cut(rtl: &[PathBuf], config: Config, tmp: &Path) -> Result<(), String> {
         step = unroll::STEP_MODULE
     );
     write(&tmp.join("cut.ys"), &cut)?;
-    run_yosys_in(tmp, "cut.ys", Duration::from_secs(600))
+    run_yosys_in(tmp, "cut.ys", Duration::from_secs(600))?;
+    // What the cut would get wrong is refused before anything is proven.
+    sound::check_netlist(&read(&tmp.join("unit.json"))?, &config.module())
 }
 
 /// `dir` with the files `made`, built by `build` in a temporary folder beside
@@ -386,14 +389,18 @@ impl Prover {
         }
         let mut text = Vec::new();
         let mut files = Vec::new();
+        let mut texts = Vec::new();
         for f in rtl {
             let bytes = std::fs::read(f).map_err(|e| format!("cannot read the RTL {}: {e}", f.display()))?;
+            let name = f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into_owned());
+            texts.push((name, String::from_utf8_lossy(&bytes).into_owned()));
             text.extend_from_slice(f.file_name().map_or(&[][..], |n| n.as_encoded_bytes()));
             text.push(0);
             text.extend(bytes);
             text.push(0);
             files.push(std::fs::canonicalize(f).map_err(|e| format!("{}: {e}", f.display()))?);
         }
+        sound::check_text(&texts)?;
         let rtl = files;
         let start = Instant::now();
         let dir = prepare(&rtl, &text, config, 0)?;
