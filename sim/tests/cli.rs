@@ -242,9 +242,12 @@ fn bench_refuses_zero_cases() {
 
 #[test]
 fn ids_are_echoed_as_their_json_text() {
-    // Digits as given (an exponent's sign is written out: 1e5 comes back 1e+5).
+    // Byte for byte: digits, exponent form, string escapes, spacing inside
+    // arrays and objects; of two ids the last, as of any key.
     let input = "{\"id\": 123456789012345678901234567890, \"op\": \"rorbn\", \"vbool\": \"0000000000000081\"}\n\
-                 {\"id\": 1.50, \"op\": \"bad\"}\n{\"id\": -0.000, \"op\": \"bad\"}\n";
+                 {\"id\": 1.50, \"op\": \"bad\"}\n{\"id\": -0.000, \"op\": \"bad\"}\n\
+                 {\"id\": 1e5, \"op\": \"bad\"}\n{\"id\": \"\\u0041\\/\", \"op\": \"bad\"}\n\
+                 {\"id\":[1 ,{ \"a\":2E-0}], \"op\": \"bad\"}\n{\"id\": 1, \"id\": 2.0, \"op\": \"bad\"}\n";
     let (code, out, err) = run(&["eval"], input.as_bytes());
     assert_eq!(code, 0, "{err}");
     assert_eq!(
@@ -253,9 +256,18 @@ fn ids_are_echoed_as_their_json_text() {
             r#"{"id": 123456789012345678901234567890, "result": "1"}"#,
             r#"{"id": 1.50, "error": "line 2: unknown op 'bad'"}"#,
             r#"{"id": -0.000, "error": "line 3: unknown op 'bad'"}"#,
+            r#"{"id": 1e5, "error": "line 4: unknown op 'bad'"}"#,
+            r#"{"id": "\u0041\/", "error": "line 5: unknown op 'bad'"}"#,
+            r#"{"id": [1 ,{ "a":2E-0}], "error": "line 6: unknown op 'bad'"}"#,
+            r#"{"id": 2.0, "error": "line 7: unknown op 'bad'"}"#,
         ]
     );
-    let (code, out, err) = run(&["exec"], b"{\"id\": 98765432109876543210987654321, \"inst\": \"zz\"}\n");
+    let (code, out, err) = run(
+        &["exec"],
+        b"{\"id\": 98765432109876543210987654321, \"inst\": \"zz\"}\n{\"id\": 1E+5, \"inst\": \"zz\"}\n",
+    );
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("{\"id\": 98765432109876543210987654321, \"error\""), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("{\"id\": 98765432109876543210987654321, \"error\""), "{out}");
+    assert!(lines[1].starts_with("{\"id\": 1E+5, \"error\""), "{out}");
 }

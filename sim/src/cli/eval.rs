@@ -2,13 +2,15 @@
 //! out per input line, in order.
 
 use crosslane_golden::{Case, Op, Outcome, Vec512};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// One parsed input line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    /// The `id` key, echoed verbatim.
-    pub id: Option<Value>,
+    /// The `id` key's JSON text, echoed byte for byte.
+    pub id: Option<String>,
     pub case: Case,
 }
 
@@ -16,7 +18,7 @@ pub struct Request {
 /// prefixed with `line N: `) and the id, if one could be read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineError {
-    pub id: Option<Value>,
+    pub id: Option<String>,
     pub message: String,
 }
 
@@ -63,9 +65,22 @@ fn parse_object(obj: &Map<String, Value>) -> Result<Case, String> {
     Ok(Case::new(op, vec, vbool))
 }
 
+/// The JSON text of the `id` key of `line`, a JSON object that has one,
+/// exactly as the line writes it (a number keeps its form, `1e5` stays
+/// `1e5`; a string keeps its escapes). Of keys given twice the last counts,
+/// as in every other field.
+pub fn raw_id(line: &str, obj: &Map<String, Value>) -> Option<String> {
+    let value = obj.get("id")?;
+    match serde_json::from_str::<BTreeMap<String, &RawValue>>(line) {
+        Ok(keys) => keys.get("id").map(|raw| raw.get().to_string()),
+        // Not reached: `line` was read as this object already.
+        Err(_) => Some(value.to_string()),
+    }
+}
+
 /// Parse input line `lineno` (1-based).
 pub fn parse_line(line: &str, lineno: usize) -> Result<Request, LineError> {
-    let fail = |id: Option<Value>, msg: String| LineError { id, message: format!("line {lineno}: {msg}") };
+    let fail = |id: Option<String>, msg: String| LineError { id, message: format!("line {lineno}: {msg}") };
     let value: Value = serde_json::from_str(line).map_err(|e| {
         if line.trim().is_empty() {
             fail(None, "empty line".into())
@@ -76,7 +91,7 @@ pub fn parse_line(line: &str, lineno: usize) -> Result<Request, LineError> {
     let Value::Object(obj) = value else {
         return Err(fail(None, format!("expected a JSON object, found {value}")));
     };
-    let id = obj.get("id").cloned();
+    let id = raw_id(line, &obj);
     match parse_object(&obj) {
         Ok(case) => Ok(Request { id, case }),
         Err(msg) => Err(fail(id, msg)),
@@ -90,7 +105,7 @@ pub fn json_str(s: &str) -> String {
 
 /// An output line: `{"id": …, rest}`, or `{rest}` without an id. Both line
 /// protocols write this shape (`"key": value` pairs, one space after `:`/`,`).
-pub fn with_id(id: &Option<Value>, rest: String) -> String {
+pub fn with_id(id: &Option<String>, rest: String) -> String {
     match id {
         Some(id) => format!("{{\"id\": {id}, {rest}}}"),
         None => format!("{{{rest}}}"),
@@ -98,7 +113,7 @@ pub fn with_id(id: &Option<Value>, rest: String) -> String {
 }
 
 /// The output line of a case's result.
-pub fn result_line(id: &Option<Value>, op: Op, out: &Outcome) -> String {
+pub fn result_line(id: &Option<String>, op: Op, out: &Outcome) -> String {
     let mut rest = format!("\"result\": {}", json_str(&out.result_hex(op)));
     if let Some(mask) = out.mask_hex(op) {
         rest.push_str(&format!(", \"mask\": {}", json_str(&mask)));
@@ -122,7 +137,7 @@ pub fn case_line(id: Option<usize>, case: &Case) -> String {
             rest.push_str(&format!(", \"pred\": \"{:016x}\"", case.vbool));
         }
     }
-    with_id(&id.map(Value::from), rest)
+    with_id(&id.map(|n| n.to_string()), rest)
 }
 
 /// Answer a whole input with `run` (which evaluates every good case in one

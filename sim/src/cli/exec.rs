@@ -1,7 +1,7 @@
 //! `crosslane exec`, `decode` and `encode`: the JSON Lines protocol of
 //! instruction.md §5 and the field-level views of the 64-byte instruction.
 
-use crate::cli::eval::{json_str, with_id};
+use crate::cli::eval::{json_str, raw_id, with_id};
 use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{
     Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES, PARTITIONS,
@@ -175,7 +175,7 @@ pub fn answer_line_to(line: &str, lineno: usize, out: &mut dyn Write) -> std::io
         );
         return writeln!(out, "{l}");
     };
-    let id = obj.get("id").cloned();
+    let id = raw_id(line, &obj);
     match run_case(&obj) {
         Ok(ran) => {
             match &id {
