@@ -136,7 +136,8 @@ enum Command {
         /// generated/rtl/<module>.v of each configuration).
         #[arg(long)]
         rtl: Option<std::path::PathBuf>,
-        /// Ops to prove, comma separated (default: all 94).
+        /// Ops to prove, comma separated; `no-op` stands for the 418 codes of
+        /// op_i that are no op (default: all 94 and no-op).
         #[arg(long, value_delimiter = ',')]
         ops: Vec<String>,
         /// Solver time per op, seconds; an op that runs out is not proven.
@@ -371,8 +372,10 @@ fn prove(
     timeout: u64,
     jobs: Option<usize>,
 ) -> Result<(bool, serde_json::Value), String> {
-    use crosslane_sim::prove::{self, Status};
-    let ops = parse_ops("prove", names)?;
+    use crosslane_sim::prove::{self, Status, NO_OP_NAME};
+    let no_op = names.is_empty() || names.iter().any(|n| n == NO_OP_NAME);
+    let named: Vec<String> = names.iter().filter(|n| *n != NO_OP_NAME).cloned().collect();
+    let ops = if names.is_empty() || !named.is_empty() { parse_ops("prove", &named)? } else { Vec::new() };
     let prover = prove::Prover::new(rtl, config).map_err(|e| format!("crosslane prove: {e}"))?;
     println!(
         "prove: {} ({} files, {}) cut into {} registers, unrolled over {} clocks in {:.1} s ({})",
@@ -391,49 +394,69 @@ fn prove(
         ProgressStyle::with_template("{msg:>14} [{bar:40}] {pos}/{len} ops ({eta})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let results = prover.prove(&ops, jobs, std::time::Duration::from_secs(timeout), &|p| {
+    let limit = std::time::Duration::from_secs(timeout);
+    let results = prover.prove(&ops, jobs, limit, &|p| {
         bar.set_message(p.op.name());
         bar.inc(1);
     });
     bar.finish_and_clear();
+    // The no-op codes: one proof, the checked clock's code free among them.
+    let no_op = no_op.then(|| prover.prove_no_op(limit));
     println!("| op | code | verdict | seconds |");
     println!("|---|---|---|---|");
     for p in &results {
         println!("| {} | {:03x} | {} | {:.2} |", p.op.name(), p.op.code(), p.verdict(), p.secs);
     }
-    for p in &results {
-        match &p.status {
+    if let Some((status, secs)) = &no_op {
+        println!("| {NO_OP_NAME} | {} codes | {} | {secs:.2} |", prove::no_op_count(), status.verdict());
+    }
+    let rows_of = results.iter().map(|p| (p.op.name(), &p.status));
+    for (name, status) in rows_of.chain(no_op.iter().map(|(s, _)| (NO_OP_NAME.to_string(), s))) {
+        match status {
             Status::Proven => {}
-            Status::Timeout => println!("{}: not proven within {timeout} s", p.op.name()),
-            Status::Error(e) => println!("{}: error: {e}", p.op.name()),
+            Status::Timeout => println!("{name}: not proven within {timeout} s"),
+            Status::Error(e) => println!("{name}: error: {e}"),
             Status::Counterexample { cex, replay } => {
                 let Some(c0) = cex.checked() else { continue };
                 println!(
-                    "{}: counterexample: checked clock vec={} vbool={:016x} in_valid={}; rst_ni by clock {:?}",
-                    p.op.name(),
+                    "{name}: counterexample: checked clock op_i={:03x} vec={} vbool={:016x} in_valid={}; rst_ni by clock {:?}",
+                    c0.op,
                     crosslane_golden::Vec512(c0.vec).to_hex(),
                     c0.vbool,
                     c0.in_valid as u8,
                     cex.clocks.iter().map(|c| c.rst_n as u8).collect::<Vec<_>>()
                 );
                 match replay {
-                    Ok(r) => println!("{}: replay: {}", p.op.name(), r.describe()),
-                    Err(e) => println!("{}: replay failed: {e}", p.op.name()),
+                    Ok(r) => println!("{name}: replay: {}", r.describe()),
+                    Err(e) => println!("{name}: replay failed: {e}"),
                 }
             }
         }
     }
     let proven = results.iter().filter(|p| p.proven()).count();
+    let no_op_proven = no_op.as_ref().map(|(s, _)| matches!(s, Status::Proven));
+    let mut parts = Vec::new();
+    if !results.is_empty() {
+        parts.push(format!("{proven} of {} ops proven", results.len()));
+    }
+    match no_op_proven {
+        Some(true) => parts.push(format!("the {} no-op codes proven", prove::no_op_count())),
+        Some(false) => parts.push(format!("the {} no-op codes NOT proven", prove::no_op_count())),
+        None => {}
+    }
     println!(
-        "prove: {}: {proven} of {} ops proven in {:.1} s on {jobs} jobs",
+        "prove: {}: {} in {:.1} s on {jobs} jobs",
         config.module(),
-        results.len(),
+        parts.join(", "),
         start.elapsed().as_secs_f64()
     );
-    let rows: Vec<serde_json::Value> = results
+    let mut rows: Vec<serde_json::Value> = results
         .iter()
         .map(|p| serde_json::json!({"op": p.op.name(), "code": p.op.code(), "verdict": p.verdict(), "seconds": p.secs}))
         .collect();
+    if let Some((status, secs)) = &no_op {
+        rows.push(serde_json::json!({"op": NO_OP_NAME, "codes": prove::no_op_count(), "verdict": status.verdict(), "seconds": secs}));
+    }
     let report = serde_json::json!({
         "config": config.name(),
         "module": config.module(),
@@ -441,7 +464,7 @@ fn prove(
         "rtl": rtl.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
         "ops": rows,
     });
-    Ok((proven == results.len(), report))
+    Ok((proven == results.len() && no_op_proven != Some(false), report))
 }
 
 fn bench(kind: EngineKind, n: usize, runs: usize) -> Result<(), String> {

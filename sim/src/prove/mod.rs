@@ -108,13 +108,71 @@ impl OpProof {
 
     /// One word for the table.
     pub fn verdict(&self) -> &'static str {
-        match self.status {
+        self.status.verdict()
+    }
+}
+
+impl Status {
+    /// One word for the table.
+    pub fn verdict(&self) -> &'static str {
+        match self {
             Status::Proven => "proven",
             Status::Counterexample { .. } => "counterexample",
             Status::Timeout => "timeout",
             Status::Error(_) => "error",
         }
     }
+}
+
+/// What one proof is about: one op, or every code of `op_i` that is no op
+/// (D1: the unit gives `result_o` and `mask_o` 0 for them, `out_valid_o` as
+/// for any op), proven at once with the checked clock's code free among them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Op(Op),
+    NoOp,
+}
+
+/// The name of [`Target::NoOp`] (on the command line, in tables and reports).
+pub const NO_OP_NAME: &str = "no-op";
+
+impl Target {
+    pub fn name(&self) -> String {
+        match self {
+            Target::Op(op) => op.name(),
+            Target::NoOp => NO_OP_NAME.to_string(),
+        }
+    }
+
+    /// The op the checked clock is tied to (`None`: the no-op codes).
+    pub fn op(&self) -> Option<Op> {
+        match self {
+            Target::Op(op) => Some(*op),
+            Target::NoOp => None,
+        }
+    }
+
+    fn reference(&self) -> (String, String) {
+        match self {
+            Target::Op(op) => (reference::verilog(*op), reference::module(*op)),
+            Target::NoOp => (reference::no_op_verilog(), reference::NO_OP_MODULE.to_string()),
+        }
+    }
+
+    /// Whether `&cec` is slow on it (see [`abc`]).
+    fn numeric(&self) -> bool {
+        matches!(self, Target::Op(op) if matches!(op.family.fold(), Fold::Num { .. }))
+    }
+}
+
+/// The codes that are ops, in golden's table order.
+pub fn op_codes() -> Vec<u16> {
+    Op::all().iter().map(|op| op.code()).collect()
+}
+
+/// How many codes of `op_i` are no op.
+pub fn no_op_count() -> usize {
+    (1usize << OP_BITS) - op_codes().len()
 }
 
 /// Check that the tools are installed.
@@ -217,27 +275,31 @@ fn map_lines(map: &str) -> Result<Vec<(&str, usize, usize, &str)>, String> {
 const TO_AIG: &str = "hierarchy -check -top crosslane_miter\nproc\nflatten\nopt_expr\nopt_clean\nopt_muxtree\n\
                       opt_expr\nopt_clean\ntechmap\nopt_expr\nopt_clean\nsetundef -anyseq\naigmap\n";
 
-/// Build the AIG of each op's miter, `op_checked` tied, in `base/ops/OP/`
-/// with one yosys run.
+/// Build the AIG of each target's miter, `op_checked` tied to the op (or
+/// free among the no-op codes), in `base/ops/NAME/` with one yosys run.
 fn build_aigs(
     base: &Path,
     regs: &[Register],
     pre: usize,
     latency: usize,
-    ops: &[Op],
+    targets: &[Target],
     tag: &str,
     limit: Duration,
 ) -> Vec<Result<(), String>> {
     let mut script = String::from("read_rtlil unrolled.il\ndesign -save unrolled\n");
     let mut prepared = Vec::new();
-    for &op in ops {
-        let d = base.join("ops").join(op.name());
+    let codes = op_codes();
+    for target in targets {
+        let d = base.join("ops").join(target.name());
+        let (text, module) = target.reference();
+        let checked = match target {
+            Target::Op(op) => unroll::Checked::Tied(op.code()),
+            Target::NoOp => unroll::Checked::NoOp(&codes),
+        };
         let made = std::fs::create_dir_all(&d)
             .map_err(|e| format!("cannot create {}: {e}", d.display()))
-            .and_then(|_| write(&d.join("reference.v"), &reference::verilog(op)))
-            .and_then(|_| {
-                write(&d.join("miter.v"), &unroll::miter(regs, pre, latency, &[reference::module(op)], Some(op.code())))
-            });
+            .and_then(|_| write(&d.join("reference.v"), &text))
+            .and_then(|_| write(&d.join("miter.v"), &unroll::miter(regs, pre, latency, &[module], checked)));
         if let Err(e) = made {
             prepared.push(Err(e));
             continue;
@@ -270,7 +332,7 @@ impl Shared {
     fn build(base: &Path, regs: &[Register], latency: usize, ops: &[Op], limit: Duration) -> Result<Shared, String> {
         let references: String = ops.iter().map(|&op| reference::verilog(op)).collect();
         let modules: Vec<String> = ops.iter().map(|&op| reference::module(op)).collect();
-        let miter = unroll::miter(regs, 0, latency, &modules, None);
+        let miter = unroll::miter(regs, 0, latency, &modules, unroll::Checked::Free);
         // The sources name the cache: a changed reference or op list builds anew.
         let dir = base.join(format!("shared-{:016x}", fnv1a(&[references.as_bytes(), miter.as_bytes()])));
         let dir = cached(dir, &["miter.aig", "miter.map"], |tmp| {
@@ -331,9 +393,9 @@ const CEC_LIMIT: Duration = Duration::from_secs(20);
 /// those go to `iprove` and the rest to `&cec`, falling back to `iprove`
 /// when `&cec` leaves one undecided within [`CEC_LIMIT`]. Both are sound
 /// and both write a counterexample.
-fn abc(d: &Path, op: Op, limit: Duration) -> Result<Verdict, String> {
+fn abc(d: &Path, target: Target, limit: Duration) -> Result<Verdict, String> {
     let start = Instant::now();
-    if !matches!(op.family.fold(), Fold::Num { .. }) {
+    if !target.numeric() {
         if let Ok(decided @ (Verdict::Unsat | Verdict::Sat)) = abc_engine(d, "&get; &cec -m", limit.min(CEC_LIMIT))? {
             return Ok(decided);
         }
@@ -485,7 +547,7 @@ impl Prover {
         let t = Instant::now();
         let status = match shared.write_op(i, op, &self.dir.join("ops").join(op.name())) {
             Err(e) => Status::Error(e),
-            Ok(()) => self.solve(op, limit),
+            Ok(()) => self.solve(Target::Op(op), limit),
         };
         OpProof { op, status, secs: shared_secs + t.elapsed().as_secs_f64() }
     }
@@ -493,7 +555,8 @@ impl Prover {
     /// One yosys run builds the AIGs of a batch of ops; ABC proves each.
     fn prove_batch(&self, ops: &[Op], worker: usize, limit: Duration) -> Vec<OpProof> {
         let start = Instant::now();
-        let built = build_aigs(&self.dir, &self.regs, 0, self.config.latency(), ops, &worker.to_string(), limit);
+        let targets: Vec<Target> = ops.iter().map(|&op| Target::Op(op)).collect();
+        let built = build_aigs(&self.dir, &self.regs, 0, self.config.latency(), &targets, &worker.to_string(), limit);
         let build_secs = start.elapsed().as_secs_f64() / ops.len() as f64;
         ops.iter()
             .zip(built)
@@ -501,25 +564,38 @@ impl Prover {
                 let t = Instant::now();
                 let status = match built {
                     Err(e) => Status::Error(e),
-                    Ok(()) => self.solve(op, limit),
+                    Ok(()) => self.solve(Target::Op(op), limit),
                 };
                 OpProof { op, status, secs: build_secs + t.elapsed().as_secs_f64() }
             })
             .collect()
     }
 
-    fn solve(&self, op: Op, limit: Duration) -> Status {
-        match abc(&self.dir.join("ops").join(op.name()), op, limit) {
+    /// Prove what every code of `op_i` that is no op gives ([`Target::NoOp`]):
+    /// its status and seconds.
+    pub fn prove_no_op(&self, limit: Duration) -> (Status, f64) {
+        let start = Instant::now();
+        let built = build_aigs(&self.dir, &self.regs, 0, self.config.latency(), &[Target::NoOp], "no-op", limit);
+        let status = match built.into_iter().next() {
+            Some(Ok(())) => self.solve(Target::NoOp, limit),
+            Some(Err(e)) => Status::Error(e),
+            None => Status::Error("no miter was built".into()),
+        };
+        (status, start.elapsed().as_secs_f64())
+    }
+
+    fn solve(&self, target: Target, limit: Duration) -> Status {
+        match abc(&self.dir.join("ops").join(target.name()), target, limit) {
             Err(e) => Status::Error(e),
             Ok(Verdict::Timeout) => Status::Timeout,
             Ok(Verdict::Unsat) => Status::Proven,
-            Ok(Verdict::Sat) => self.counterexample(op, limit),
+            Ok(Verdict::Sat) => self.counterexample(target, limit),
         }
     }
 
     /// The op failed: solve it again with [`pre`] clocks before the checked
     /// one for a counterexample that replays, and replay it.
-    fn counterexample(&self, op: Op, limit: Duration) -> Status {
+    fn counterexample(&self, target: Target, limit: Duration) -> Status {
         let base = {
             let mut slot = self.replay_base.lock().unwrap_or_else(|e| e.into_inner());
             if slot.is_none() {
@@ -530,14 +606,14 @@ impl Prover {
             }
             slot.clone().unwrap_or_default()
         };
-        let tag = format!("cex-{}", op.name());
+        let tag = format!("cex-{}", target.name());
         if let Some(Err(e)) =
-            build_aigs(&base, &self.regs, pre(self.config), self.config.latency(), &[op], &tag, limit).pop()
+            build_aigs(&base, &self.regs, pre(self.config), self.config.latency(), &[target], &tag, limit).pop()
         {
             return Status::Error(format!("not proven; building the counterexample's miter failed: {e}"));
         }
-        let d = base.join("ops").join(op.name());
-        match abc(&d, op, limit) {
+        let d = base.join("ops").join(target.name());
+        match abc(&d, target, limit) {
             Err(e) => Status::Error(format!("not proven; {e}")),
             Ok(Verdict::Timeout) => Status::Error("not proven; no counterexample within the time limit".into()),
             Ok(Verdict::Unsat) => Status::Error(
@@ -545,7 +621,7 @@ impl Prover {
             ),
             Ok(Verdict::Sat) => {
                 let cex = read(&d.join("miter.cex"))
-                    .and_then(|c| read(&d.join("miter.map")).and_then(|m| parse_cex(&c, &m, op, self.config)));
+                    .and_then(|c| read(&d.join("miter.map")).and_then(|m| parse_cex(&c, &m, target.op(), self.config)));
                 match cex {
                     Ok(cex) => {
                         let replay = replay::replay(&self.rtl, &cex, &d, &self.config.module());
@@ -579,8 +655,9 @@ fn run_yosys_in(dir: &Path, script: &str, limit: Duration) -> Result<(), String>
 
 /// A counterexample from ABC's `write_cex -n` (`piN@0=V` lines) and
 /// yosys' AIGER map (`input N BIT WIRE`). Inputs the circuit lost to
-/// constant folding do not matter and read as 0.
-pub fn parse_cex(cex: &str, map: &str, op: Op, config: Config) -> Result<Cex, String> {
+/// constant folding do not matter and read as 0. The checked clock's op is
+/// `op`, or (`None`, the no-op codes) the counterexample's `op_checked`.
+pub fn parse_cex(cex: &str, map: &str, op: Option<Op>, config: Config) -> Result<Cex, String> {
     let (pre, latency) = (pre(config), config.latency());
     let names: std::collections::HashMap<usize, (&str, usize)> = map_lines(map)?
         .into_iter()
@@ -588,7 +665,9 @@ pub fn parse_cex(cex: &str, map: &str, op: Op, config: Config) -> Result<Cex, St
         .map(|(_, index, bit, wire)| (index, (wire, bit)))
         .collect();
     let mut clocks = vec![Clock::default(); pre + latency + 1];
-    clocks[pre].op = op.code();
+    if let Some(op) = op {
+        clocks[pre].op = op.code();
+    }
     let mut seen = 0;
     for line in cex.lines().filter(|l| l.starts_with("pi")) {
         let (lhs, value) = line.split_once('=').ok_or_else(|| format!("bad counterexample line '{line}'"))?;
@@ -604,6 +683,12 @@ pub fn parse_cex(cex: &str, map: &str, op: Op, config: Config) -> Result<Cex, St
         let Some((wire, bit)) = names.get(&index) else { continue };
         seen += 1;
         if !one {
+            continue;
+        }
+        if *wire == "op_checked" {
+            if op.is_none() {
+                clocks[pre].op |= 1 << bit;
+            }
             continue;
         }
         // `vec_3` and the like; the start state (`s0_…_q`) has no clock
@@ -644,7 +729,7 @@ mod tests {
         let cex =
             "# FALSIFYING OUTPUTS: po0\npi000@0=1\npi001@0=1\npi002@0=1\npi003@0=1\npi004@0=1\npi005@0=0\npi006@0=1\n";
         let op = Op::new(Family::Add, Form::H16, false);
-        let c = parse_cex(cex, map, op, Config::DEFAULT).unwrap();
+        let c = parse_cex(cex, map, Some(op), Config::DEFAULT).unwrap();
         assert_eq!(c.clocks.len(), pre(Config::DEFAULT) + Config::DEFAULT.latency() + 1);
         let k = c.checked().unwrap();
         assert_eq!(k.op, op.code());
@@ -654,7 +739,12 @@ mod tests {
         assert_eq!(k.vbool, 0);
         assert!(c.clocks[3].rst_n && !c.clocks[2].rst_n);
         assert_eq!(c.clocks[4].op, 4);
-        assert!(parse_cex("pi009@0=1", map, op, Config::DEFAULT).unwrap_err().contains("names no input"));
-        assert!(parse_cex("", map, op, Config::DEFAULT).unwrap_err().contains("names no input"));
+        assert!(parse_cex("pi009@0=1", map, Some(op), Config::DEFAULT).unwrap_err().contains("names no input"));
+        assert!(parse_cex("", map, Some(op), Config::DEFAULT).unwrap_err().contains("names no input"));
+        // The no-op codes: the checked clock's code is the counterexample's.
+        let map = format!("input 0 0 op_checked\ninput 1 8 op_checked\ninput 2 0 in_valid_{}\n", pre(Config::DEFAULT));
+        let c = parse_cex("pi000@0=1\npi001@0=1\npi002@0=1\n", &map, None, Config::DEFAULT).unwrap();
+        assert_eq!(c.checked().unwrap().op, 0x101);
+        assert!(c.checked().unwrap().in_valid);
     }
 }

@@ -140,25 +140,44 @@ pub fn unrolled(regs: &[Register], pre: usize, latency: usize) -> String {
     v
 }
 
+/// What the checked clock's `op_i` is in a miter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checked<'a> {
+    /// Tied to one code.
+    Tied(u16),
+    /// An input, for [`super::aig::Aig::cofactor`] to tie per op.
+    Free,
+    /// An input, and the miter counts only codes not in the list (the
+    /// codes that are no op): `bad` is low for every code in it.
+    NoOp(&'a [u16]),
+}
+
 /// The miter: the unrolled unit, the reference modules `references` of
 /// step `pre`'s vector, and `bad[i]`, high when the outputs break the port
 /// contract against reference `i`: `out_valid_o` must equal `live`, and
 /// while it is high `result_o` and `mask_o` must equal the reference, all
-/// 32 and 64 bits. `tie` ties `op_checked` to a code; otherwise it is an
-/// input, for [`super::aig::Aig::cofactor`] to tie per op.
-pub fn miter(regs: &[Register], pre: usize, latency: usize, references: &[String], tie: Option<u16>) -> String {
+/// 32 and 64 bits. `checked` says what the checked clock's op is.
+pub fn miter(regs: &[Register], pre: usize, latency: usize, references: &[String], checked: Checked) -> String {
     let mut v = String::new();
     let inputs = free_inputs(regs, pre, latency);
     let mut ports: Vec<String> = inputs.iter().map(|(n, w)| format!("input wire [{}:0] {n}", w - 1)).collect();
-    if tie.is_none() {
+    if !matches!(checked, Checked::Tied(_)) {
         ports.insert(0, "input wire [8:0] op_checked".to_string());
     }
     ports.push(format!("output wire [{}:0] bad", references.len().max(1) - 1));
     let _ = writeln!(v, "module crosslane_miter(\n  {}\n);", ports.join(",\n  "));
     let _ = writeln!(v, "  wire out_valid_o, live;\n  wire [31:0] result_o;\n  wire [63:0] mask_o;");
-    let mut conns: Vec<String> = match tie {
-        Some(code) => vec![format!(".op_checked(9'h{code:03x})")],
-        None => vec![".op_checked(op_checked)".to_string()],
+    let guard = match checked {
+        Checked::NoOp(ops) => {
+            let terms: Vec<String> = ops.iter().map(|c| format!("op_checked != 9'h{c:03x}")).collect();
+            let _ = writeln!(v, "  wire no_op = {};", terms.join(" && "));
+            "no_op && "
+        }
+        _ => "",
+    };
+    let mut conns: Vec<String> = match checked {
+        Checked::Tied(code) => vec![format!(".op_checked(9'h{code:03x})")],
+        _ => vec![".op_checked(op_checked)".to_string()],
     };
     conns.extend(inputs.iter().map(|(n, _)| format!(".{n}({n})")));
     conns.extend(OUTPUTS.iter().map(|(n, _)| format!(".{n}({n})")));
@@ -169,7 +188,7 @@ pub fn miter(regs: &[Register], pre: usize, latency: usize, references: &[String
             v,
             "  wire [31:0] ref_result_{i};\n  wire [63:0] ref_mask_{i};\n  \
              {reference} reference_{i}(.vec(vec_{pre}), .vbool(vbool_{pre}), .result(ref_result_{i}), .mask(ref_mask_{i}));\n  \
-             assign bad[{i}] = (out_valid_o != live) || (live && (result_o != ref_result_{i} || mask_o != ref_mask_{i}));"
+             assign bad[{i}] = {guard}((out_valid_o != live) || (live && (result_o != ref_result_{i} || mask_o != ref_mask_{i})));"
         );
     }
     v.push_str("endmodule\n");
@@ -213,11 +232,16 @@ mod tests {
         assert!(v.contains("assign live = in_valid_1 & rst_1 & rst_2;"));
         assert!(v.contains(".op_i(op_0)") && v.contains(".op_i(op_checked)") && v.contains(".op_i(op_3)"));
         assert!(!v.contains("op_1"));
-        let m = miter(&regs, 1, 2, &["ref_a".into()], Some(0x61));
+        let m = miter(&regs, 1, 2, &["ref_a".into()], Checked::Tied(0x61));
         assert!(m.contains(".op_checked(9'h061)") && m.contains("ref_a reference_0(.vec(vec_1)"));
         assert!(m.contains("output wire [0:0] bad") && !m.contains("input wire [8:0] op_checked"));
-        let m = miter(&regs, 0, 2, &["ref_a".into(), "ref_b".into()], None);
+        let m = miter(&regs, 0, 2, &["ref_a".into(), "ref_b".into()], Checked::Free);
         assert!(m.contains("input wire [8:0] op_checked") && m.contains(".op_checked(op_checked)"));
-        assert!(m.contains("output wire [1:0] bad") && m.contains("assign bad[1] = ") && m.contains(".vec(vec_0)"));
+        assert!(m.contains("output wire [1:0] bad") && m.contains("assign bad[1] = ((") && m.contains(".vec(vec_0)"));
+        assert!(!m.contains("no_op"));
+        let m = miter(&regs, 0, 2, &["ref_z".into()], Checked::NoOp(&[0x000, 0x1a1]));
+        assert!(m.contains("input wire [8:0] op_checked") && m.contains(".op_checked(op_checked)"));
+        assert!(m.contains("wire no_op = op_checked != 9'h000 && op_checked != 9'h1a1;"));
+        assert!(m.contains("assign bad[0] = no_op && (("));
     }
 }
