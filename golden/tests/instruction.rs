@@ -487,3 +487,50 @@ fn tree_and_sequential_orders_differ_where_fp32_rounds() {
     assert_eq!(f32::from_bits(get(&tree, 5, &r.dst, Dtype::Fp32)[0] as u32), 16_777_218.0);
     assert_eq!(f32::from_bits(get(&sbuf, 5, &r.dst, Dtype::Fp32)[0] as u32), 16_777_216.0);
 }
+
+/// D50: every NaN ADD or AVERAGE produces (a converted element, a product by
+/// `scale`, a sum) is the canonical 0x7fc00000, and each out dtype writes its
+/// own positive quiet NaN. Bits, never values: on x86 without the rule the
+/// first case gives 0xffc11234 and the second 0x7fc00001 (issue 27).
+#[test]
+fn nan_results_are_canonical_whatever_the_host() {
+    let run = |op: ReduceOp, scale: f32, out: Dtype, values: &[u64]| {
+        let mut r = base();
+        r.reduce_op = op as u8;
+        r.scale = scale.to_bits();
+        r.out_dtype = out.code();
+        r.num_active_channels = 1;
+        r.src = tensor(0, 0, [1; 4], [values.len() as u16, 1, 1, 1]);
+        let mut sbuf = Sbuf::new(PB);
+        put(&mut sbuf, 0, &r.src, Dtype::Fp32, values);
+        execute(&r.validate(PB).unwrap(), &mut sbuf, SumOrder::Tree).unwrap();
+        get(&sbuf, r.dst.partition(), &r.dst, out)[0]
+    };
+    let (qnan_neg, snan, inf, ninf) = (0xffc1_1234, 0x7f80_0001, 0x7f80_0000, 0xff80_0000);
+    for values in
+        [&[qnan_neg, snan][..], &[snan, qnan_neg], &[inf, ninf], &[ninf, inf], &[0xff80_0001], &[1, qnan_neg, 3]]
+    {
+        assert_eq!(run(ReduceOp::Add, 1.0, Dtype::Fp32, values), 0x7fc0_0000, "ADD {values:x?}");
+        assert_eq!(run(ReduceOp::Average, 0.5, Dtype::Fp32, values), 0x7fc0_0000, "AVERAGE {values:x?}");
+    }
+    // 0 × inf and inf × 0 in AVERAGE's products; a NaN scale.
+    assert_eq!(run(ReduceOp::Average, f32::INFINITY, Dtype::Fp32, &[0, 0x3f80_0000]), 0x7fc0_0000);
+    assert_eq!(run(ReduceOp::Average, 0.0, Dtype::Fp32, &[inf]), 0x7fc0_0000);
+    assert_eq!(run(ReduceOp::Average, f32::from_bits(0xff80_0001), Dtype::Fp32, &[0x3f80_0000]), 0x7fc0_0000);
+    // Each out dtype's NaN.
+    for (out, nan) in [
+        (Dtype::Fp32r, 0x7fc0_0000),
+        (Dtype::Bfloat16, 0x7fc0),
+        (Dtype::Fp16, 0x7e00),
+        (Dtype::Fp8Exp5, 0x7e),
+        (Dtype::Fp8Exp4, 0x7f),
+        (Dtype::Fp8Exp3, 0x7f),
+        (Dtype::Int32, 0),
+        (Dtype::Uint64, 0),
+    ] {
+        assert_eq!(run(ReduceOp::Add, 1.0, out, &[ninf, inf]), nan, "{out:?}");
+    }
+    // MAX is unchanged: NaNs never win, all NaN gives 0x7fc00000.
+    assert_eq!(run(ReduceOp::Max, 1.0, Dtype::Fp32, &[qnan_neg, snan]), 0x7fc0_0000);
+    assert_eq!(run(ReduceOp::Max, 1.0, Dtype::Fp32, &[qnan_neg, 0xbf80_0000, snan]), 0xbf80_0000);
+}

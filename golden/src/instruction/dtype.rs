@@ -17,6 +17,7 @@
 //! large for a format with infinities becomes ±inf; a format without them
 //! saturates to ±max finite (and ±inf saturates too). NaN becomes the
 //! format's quiet NaN (sign kept); binary32 NaNs pass through unchanged.
+use super::fp::{canonical, CANONICAL_NAN};
 
 /// The dtype codes of instruction.md §2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,7 +141,8 @@ impl Dtype {
         u64::from_le_bytes(b)
     }
 
-    /// An element's value as binary32: integers round to nearest even.
+    /// An element's value as binary32: integers round to nearest even; a
+    /// NaN of any float dtype is the canonical NaN (D50).
     pub fn to_f32(self, bits: u64) -> f32 {
         match self {
             Dtype::Invalid => 0.0,
@@ -152,13 +154,14 @@ impl Dtype {
             Dtype::Uint16 => bits as u16 as f32,
             Dtype::Int32 => bits as u32 as i32 as f32,
             Dtype::Uint32 => bits as u32 as f32,
-            Dtype::Fp32 | Dtype::Fp32r => f32::from_bits(bits as u32),
+            Dtype::Fp32 | Dtype::Fp32r => canonical(f32::from_bits(bits as u32)),
             float => float.minifloat().map_or(0.0, |m| m.decode(bits as u32)),
         }
     }
 
     /// A binary32 value as this dtype's raw bits: floats round to nearest
-    /// even; integers round to nearest even, then saturate; NaN → 0.
+    /// even, a NaN is the format's canonical quiet NaN (positive; D50);
+    /// integers round to nearest even, then saturate; NaN → 0.
     pub fn from_f32(self, x: f32) -> u64 {
         let r = x.round_ties_even();
         match self {
@@ -172,7 +175,7 @@ impl Dtype {
             Dtype::Uint16 => r as u16 as u64,
             Dtype::Int32 => r as i32 as u32 as u64,
             Dtype::Uint32 => r as u32 as u64,
-            Dtype::Fp32 | Dtype::Fp32r => x.to_bits() as u64,
+            Dtype::Fp32 | Dtype::Fp32r => canonical(x).to_bits() as u64,
             float => float.minifloat().map_or(0, |m| m.encode(x) as u64),
         }
     }
@@ -244,14 +247,14 @@ impl MiniFloat {
     pub fn decode(self, code: u32) -> f32 {
         let code = code & ((self.sign_bit() << 1) - 1);
         if self == MiniFloat::F32 {
-            return f32::from_bits(code);
+            return canonical(f32::from_bits(code));
         }
         let neg = code & self.sign_bit() != 0;
         let exp = (code >> self.man_bits) & self.exp_max();
         let man = code & self.man_mask();
         let sign = if neg { -1.0f32 } else { 1.0 };
         if self.is_nan(code) {
-            return f32::from_bits(0x7fc0_0000 | if neg { 0x8000_0000 } else { 0 });
+            return f32::from_bits(CANONICAL_NAN);
         }
         if self.has_inf && exp == self.exp_max() {
             return sign * f32::INFINITY;
@@ -267,13 +270,13 @@ impl MiniFloat {
 
     /// Round a binary32 value to this format: nearest, ties to even.
     pub fn encode(self, x: f32) -> u32 {
+        if x.is_nan() {
+            return self.qnan();
+        }
         if self == MiniFloat::F32 {
             return x.to_bits();
         }
         let sign = if x.is_sign_negative() { self.sign_bit() } else { 0 };
-        if x.is_nan() {
-            return sign | self.qnan();
-        }
         let a = x.abs();
         if a.is_infinite() {
             return sign | if self.has_inf { self.exp_max() << self.man_bits } else { self.max_finite() };
@@ -348,8 +351,11 @@ mod tests {
             for code in 0..(1u32 << f.bits()) {
                 let x = f.decode(code);
                 if f.is_nan(code) {
-                    assert!(x.is_nan(), "{f:?} {code:#x}");
-                    assert_eq!(f.encode(x), (code & f.sign_bit()) | f.qnan());
+                    // Any NaN decodes to the canonical NaN and encodes to the
+                    // format's positive quiet NaN (D50): bits, not values.
+                    assert_eq!(x.to_bits(), CANONICAL_NAN, "{f:?} {code:#x}");
+                    assert_eq!(f.encode(x), f.qnan());
+                    assert_eq!(f.encode(f32::from_bits(0xff80_0001)), f.qnan());
                 } else {
                     assert_eq!(f.encode(x), code, "{f:?} {code:#x} = {x}");
                 }

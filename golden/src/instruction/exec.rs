@@ -18,6 +18,7 @@
 //! [`SumOrder::Sequential`] is the plain left-to-right fold, for comparison.
 //! MAX (maximumNumber) and the BITVEC folds do not depend on order.
 
+use super::fp::{add, canonical, mul, CANONICAL_NAN};
 use super::{Dtype, Instruction, Opcode, ReduceAxis, ReduceOp, PARTITIONS};
 use crate::{Family, Form, Op, Vec512};
 
@@ -122,7 +123,7 @@ fn beat_tree(v: &[f32]) -> f32 {
     while n > 1 {
         let half = n / 2;
         for i in 0..half {
-            lanes[i] = lanes[2 * i] + lanes[2 * i + 1];
+            lanes[i] = add(lanes[2 * i], lanes[2 * i + 1]);
         }
         if n % 2 == 1 {
             lanes[half] = lanes[n - 1];
@@ -135,11 +136,11 @@ fn beat_tree(v: &[f32]) -> f32 {
 /// Sum a non-empty sequence in the given order (an empty one sums to +0).
 pub fn sum(values: &[f32], order: SumOrder) -> f32 {
     match order {
-        SumOrder::Sequential => values.iter().copied().reduce(|a, b| a + b).unwrap_or(0.0),
+        SumOrder::Sequential => values.iter().copied().reduce(add).unwrap_or(0.0),
         SumOrder::Tree => {
             let mut beats = values.chunks(BEAT_LANES).map(beat_tree);
             let first = beats.next().unwrap_or(0.0);
-            beats.fold(first, |acc, b| acc + b)
+            beats.fold(first, add)
         }
     }
 }
@@ -179,7 +180,7 @@ impl ArithFold {
 
     pub fn push(&mut self, x: f32) {
         if !self.max && self.order == SumOrder::Sequential {
-            self.acc = Some(self.acc.map_or(x, |a| a + x));
+            self.acc = Some(self.acc.map_or(x, |a| add(a, x)));
             return;
         }
         self.beat[self.n] = x;
@@ -203,14 +204,14 @@ impl ArithFold {
                 pair[1] = b;
                 rmaxnum(&pair, 2)
             }
-            Some(a) => a + b,
+            Some(a) => add(a, b),
         });
     }
 
     /// The result: +0 for an empty sum, the canonical NaN for an empty max.
     pub fn finish(mut self) -> f32 {
         self.flush();
-        self.acc.unwrap_or(if self.max { f32::from_bits(0x7fc0_0000) } else { 0.0 })
+        self.acc.unwrap_or(if self.max { f32::from_bits(CANONICAL_NAN) } else { 0.0 })
     }
 }
 
@@ -247,7 +248,7 @@ fn each_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, mut f: impl FnMut(f32)) {
                     let start = (base + (i1 * s1 + i2 * s2 + i3 * s3) * 4) as usize;
                     part[start..start + 4 * n0]
                         .chunks_exact(4)
-                        .for_each(|c| f(f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+                        .for_each(|c| f(canonical(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))));
                 }
             }
         }
@@ -255,7 +256,7 @@ fn each_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, mut f: impl FnMut(f32)) {
     }
     src.offsets(size).for_each(|o| {
         let x = dtype.to_f32(dtype.load_bits(&part[o..o + size]));
-        f(if average { x * scale } else { x })
+        f(if average { mul(x, scale) } else { x })
     });
 }
 

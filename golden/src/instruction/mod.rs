@@ -8,6 +8,7 @@
 
 pub mod dtype;
 pub mod exec;
+pub mod fp;
 
 pub use dtype::{Dtype, MiniFloat};
 
