@@ -44,8 +44,9 @@ def copy_core(tmp, mutate):
     return tmp
 
 
-def test_lint_is_clean(tmp_path):
-    code, out = fusesoc(GENERATED, tmp_path, "lint")
+@pytest.mark.parametrize("fast", ["0", "1"])
+def test_lint_is_clean(tmp_path, fast):
+    code, out = fusesoc(GENERATED, tmp_path, "lint", f"--FAST={fast}")
     assert code == 0, out
     assert "%Warning" not in out and "%Error" not in out, out
 
@@ -58,9 +59,9 @@ def test_lint_catches_a_warning(tmp_path):
     assert code != 0 and "%Warning-WIDTH" in out and "planted" in out, out
 
 
-@pytest.mark.parametrize("every", ["1", "3"])
-def test_sim_passes_every_vector(tmp_path, every):
-    code, out = fusesoc(GENERATED, tmp_path, "sim", f"--EVERY={every}")
+@pytest.mark.parametrize("every,fast", [("1", "0"), ("3", "0"), ("2", "1")])
+def test_sim_passes_every_vector(tmp_path, every, fast):
+    code, out = fusesoc(GENERATED, tmp_path, "sim", f"--EVERY={every}", f"--FAST={fast}")
     assert code == 0, out
     m = re.search(r"^(\d+) passed, (\d+) failed$", out, re.M)
     assert m and int(m.group(1)) > 3000 and m.group(2) == "0", out

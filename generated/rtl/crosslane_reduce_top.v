@@ -3,9 +3,12 @@
 // crosslane_reduce_top: the reduce unit with its pipeline depth a parameter. EVERY = 1 (the
 // default, crosslane_reduce), 2 or 3 (a register after every, every second, every third tree level);
 // its latency is crosslane_reduce_pkg::LATENCY_EVERY<EVERY>. Any other EVERY drives nothing and stops a simulation.
+// FAST = 1 picks the configuration's fast simulation form (crosslane_reduce*_fast, rtl/crosslane_reduce_fast.v:
+// the same ports and latency, proven equal op by op; for simulators, not for synthesis).
 `timescale 1ns / 1ps
 module crosslane_reduce_top #(
-    parameter integer EVERY = 1
+    parameter integer EVERY = 1,
+    parameter integer FAST = 0
 ) (
     input  wire         clk_i,
     input  wire         rst_ni,
@@ -18,27 +21,45 @@ module crosslane_reduce_top #(
     output wire [63:0]  mask_o
 );
     generate
-        if (EVERY == 1) begin : g_every1
+        if (EVERY == 1 && FAST == 0) begin : g_every1
             crosslane_reduce u_reduce (
                 .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),
                 .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
             );
         end
-        else if (EVERY == 2) begin : g_every2
+        else if (EVERY == 2 && FAST == 0) begin : g_every2
             crosslane_reduce_every2 u_reduce (
                 .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),
                 .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
             );
         end
-        else if (EVERY == 3) begin : g_every3
+        else if (EVERY == 3 && FAST == 0) begin : g_every3
             crosslane_reduce_every3 u_reduce (
+                .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),
+                .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
+            );
+        end
+        else if (EVERY == 1 && FAST == 1) begin : g_every1_fast
+            crosslane_reduce_fast u_reduce (
+                .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),
+                .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
+            );
+        end
+        else if (EVERY == 2 && FAST == 1) begin : g_every2_fast
+            crosslane_reduce_every2_fast u_reduce (
+                .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),
+                .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
+            );
+        end
+        else if (EVERY == 3 && FAST == 1) begin : g_every3_fast
+            crosslane_reduce_every3_fast u_reduce (
                 .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),
                 .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)
             );
         end
         else begin : g_bad_every
             initial begin
-                $display("crosslane_reduce_top: EVERY = %0d: no such configuration (1, 2 or 3)", EVERY);
+                $display("crosslane_reduce_top: EVERY = %0d, FAST = %0d: no such configuration (EVERY 1, 2 or 3; FAST 0 or 1)", EVERY, FAST);
                 $finish;
             end
         end

@@ -118,8 +118,8 @@ pub fn measure(kind: EngineKind, cases: &[Case], runs: usize) -> Result<Vec<Figu
     let mut clock_loop = f64::INFINITY;
     let mut note = String::new();
     let build = match kind.runner() {
-        Runner::Verilator => Some(rtl::build(Simulator::Verilator, kind.config())?),
-        Runner::Icarus => Some(rtl::build(Simulator::Icarus, kind.config())?),
+        Runner::Verilator => Some(rtl::build_form(Simulator::Verilator, kind.config(), kind.fast())?),
+        Runner::Icarus => Some(rtl::build_form(Simulator::Icarus, kind.config(), kind.fast())?),
         _ => None,
     };
     for _ in 0..runs.max(1) {
@@ -172,8 +172,14 @@ pub fn measure(kind: EngineKind, cases: &[Case], runs: usize) -> Result<Vec<Figu
 pub fn suite() -> Vec<(EngineKind, usize)> {
     let mut out = Vec::new();
     for config in Config::ALL {
-        for (runner, n) in [(Runner::Verilator, 1_000_000), (Runner::Hdl, 4_000), (Runner::Icarus, 4_000)] {
-            if let Some(kind) = EngineKind::of(runner, config) {
+        for (runner, fast, n) in [
+            (Runner::Verilator, false, 1_000_000),
+            (Runner::Verilator, true, 4_000_000),
+            (Runner::Hdl, false, 4_000),
+            (Runner::Icarus, false, 4_000),
+            (Runner::Icarus, true, 20_000),
+        ] {
+            if let Some(kind) = EngineKind::of_form(runner, config, fast) {
                 out.push((kind, n));
             }
         }
@@ -304,11 +310,22 @@ pub fn headline_rows(run: &SuiteRun) -> Vec<(String, String)> {
     {
         rows.push(("Verilator engine".to_string(), format!("{} vectors/s (clock loop), {} end to end", m(l), m(e))));
     }
+    if let (Some(l), Some(e)) =
+        (fig(EngineKind::VerilatorFast, Span::ClockLoop), fig(EngineKind::VerilatorFast, Span::EndToEnd))
+    {
+        rows.push((
+            "Verilator engine, fast form".to_string(),
+            format!("{} vectors/s (clock loop), {} end to end", m(l), m(e)),
+        ));
+    }
     if let Some(e) = fig(EngineKind::Hdl, Span::EndToEnd) {
         rows.push(("rust-hdl engine".to_string(), format!("{} vectors/s", group(e))));
     }
     if let Some(e) = fig(EngineKind::Icarus, Span::EndToEnd) {
         rows.push(("Icarus engine".to_string(), format!("{} vectors/s end to end", group(e))));
+    }
+    if let Some(e) = fig(EngineKind::IcarusFast, Span::EndToEnd) {
+        rows.push(("Icarus engine, fast form".to_string(), format!("{} vectors/s end to end", group(e))));
     }
     rows.into_iter()
         .map(|(what, figure)| (format!("| {what} |"), format!("| {what} | {figure} | `./dev bench` |")))

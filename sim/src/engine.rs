@@ -9,7 +9,9 @@ use std::fmt;
 
 /// The engines `eval` and `verify` know by name. `hdl`, `verilator` and
 /// `icarus` run the default configuration (`crosslane_reduce`); the
-/// `-every2` / `-every3` engines run the others.
+/// `-every2` / `-every3` engines run the others; the `-fast` engines run a
+/// configuration's fast simulation form (`crosslane_reduce*_fast`, proven
+/// equal to it at the ports) under the same simulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EngineKind {
     /// The bit-exact software model.
@@ -32,6 +34,18 @@ pub enum EngineKind {
     IcarusEvery2,
     #[value(name = "icarus-every3")]
     IcarusEvery3,
+    #[value(name = "verilator-fast")]
+    VerilatorFast,
+    #[value(name = "verilator-every2-fast")]
+    VerilatorEvery2Fast,
+    #[value(name = "verilator-every3-fast")]
+    VerilatorEvery3Fast,
+    #[value(name = "icarus-fast")]
+    IcarusFast,
+    #[value(name = "icarus-every2-fast")]
+    IcarusEvery2Fast,
+    #[value(name = "icarus-every3-fast")]
+    IcarusEvery3Fast,
 }
 
 /// What runs an engine, whatever its configuration.
@@ -44,7 +58,7 @@ pub enum Runner {
 }
 
 impl EngineKind {
-    pub const ALL: [EngineKind; 10] = [
+    pub const ALL: [EngineKind; 16] = [
         EngineKind::Golden,
         EngineKind::Hdl,
         EngineKind::Verilator,
@@ -55,6 +69,12 @@ impl EngineKind {
         EngineKind::VerilatorEvery3,
         EngineKind::IcarusEvery2,
         EngineKind::IcarusEvery3,
+        EngineKind::VerilatorFast,
+        EngineKind::VerilatorEvery2Fast,
+        EngineKind::VerilatorEvery3Fast,
+        EngineKind::IcarusFast,
+        EngineKind::IcarusEvery2Fast,
+        EngineKind::IcarusEvery3Fast,
     ];
 
     pub fn name(self) -> &'static str {
@@ -69,6 +89,12 @@ impl EngineKind {
             EngineKind::VerilatorEvery3 => "verilator-every3",
             EngineKind::IcarusEvery2 => "icarus-every2",
             EngineKind::IcarusEvery3 => "icarus-every3",
+            EngineKind::VerilatorFast => "verilator-fast",
+            EngineKind::VerilatorEvery2Fast => "verilator-every2-fast",
+            EngineKind::VerilatorEvery3Fast => "verilator-every3-fast",
+            EngineKind::IcarusFast => "icarus-fast",
+            EngineKind::IcarusEvery2Fast => "icarus-every2-fast",
+            EngineKind::IcarusEvery3Fast => "icarus-every3-fast",
         }
     }
 
@@ -76,16 +102,47 @@ impl EngineKind {
         match self {
             EngineKind::Golden => Runner::Golden,
             EngineKind::Hdl | EngineKind::HdlEvery2 | EngineKind::HdlEvery3 => Runner::Hdl,
-            EngineKind::Verilator | EngineKind::VerilatorEvery2 | EngineKind::VerilatorEvery3 => Runner::Verilator,
-            EngineKind::Icarus | EngineKind::IcarusEvery2 | EngineKind::IcarusEvery3 => Runner::Icarus,
+            EngineKind::Verilator
+            | EngineKind::VerilatorEvery2
+            | EngineKind::VerilatorEvery3
+            | EngineKind::VerilatorFast
+            | EngineKind::VerilatorEvery2Fast
+            | EngineKind::VerilatorEvery3Fast => Runner::Verilator,
+            EngineKind::Icarus
+            | EngineKind::IcarusEvery2
+            | EngineKind::IcarusEvery3
+            | EngineKind::IcarusFast
+            | EngineKind::IcarusEvery2Fast
+            | EngineKind::IcarusEvery3Fast => Runner::Icarus,
         }
+    }
+
+    /// It runs the fast simulation form of its configuration.
+    pub fn fast(self) -> bool {
+        matches!(
+            self,
+            EngineKind::VerilatorFast
+                | EngineKind::VerilatorEvery2Fast
+                | EngineKind::VerilatorEvery3Fast
+                | EngineKind::IcarusFast
+                | EngineKind::IcarusEvery2Fast
+                | EngineKind::IcarusEvery3Fast
+        )
     }
 
     /// The unit configuration it runs (the default for golden).
     pub fn config(self) -> Config {
         match self {
-            EngineKind::HdlEvery2 | EngineKind::VerilatorEvery2 | EngineKind::IcarusEvery2 => Config::ALL[1],
-            EngineKind::HdlEvery3 | EngineKind::VerilatorEvery3 | EngineKind::IcarusEvery3 => Config::ALL[2],
+            EngineKind::HdlEvery2
+            | EngineKind::VerilatorEvery2
+            | EngineKind::IcarusEvery2
+            | EngineKind::VerilatorEvery2Fast
+            | EngineKind::IcarusEvery2Fast => Config::ALL[1],
+            EngineKind::HdlEvery3
+            | EngineKind::VerilatorEvery3
+            | EngineKind::IcarusEvery3
+            | EngineKind::VerilatorEvery3Fast
+            | EngineKind::IcarusEvery3Fast => Config::ALL[2],
             _ => Config::DEFAULT,
         }
     }
@@ -93,7 +150,13 @@ impl EngineKind {
     /// The engine of `runner` on `config`; `None` where there is none (a
     /// configuration no engine of that runner runs; golden runs only the default).
     pub fn of(runner: Runner, config: Config) -> Option<EngineKind> {
-        EngineKind::ALL.into_iter().find(|k| k.runner() == runner && k.config() == config)
+        EngineKind::of_form(runner, config, false)
+    }
+
+    /// [`EngineKind::of`] of the synthesis form (`fast` false) or the fast
+    /// simulation form.
+    pub fn of_form(runner: Runner, config: Config, fast: bool) -> Option<EngineKind> {
+        EngineKind::ALL.into_iter().find(|k| k.runner() == runner && k.config() == config && k.fast() == fast)
     }
 }
 
@@ -175,7 +238,7 @@ mod tests {
     #[test]
     fn every_engine_is_found_by_its_runner_and_configuration() {
         for k in EngineKind::ALL {
-            assert_eq!(EngineKind::of(k.runner(), k.config()), Some(k), "{}", k.name());
+            assert_eq!(EngineKind::of_form(k.runner(), k.config(), k.fast()), Some(k), "{}", k.name());
         }
         // Golden runs no configuration but the default: no engine is made up.
         assert_eq!(EngineKind::of(Runner::Golden, Config::ALL[2]), None);

@@ -149,6 +149,11 @@ enum Command {
         /// Also write the table as JSON here.
         #[arg(long)]
         json: Option<std::path::PathBuf>,
+        /// Which form of each configuration: synthesis (the RTL an integrator
+        /// builds) or fast (its fast simulation form, crosslane_reduce*_fast,
+        /// which the -fast engines run).
+        #[arg(long, value_enum, default_value = "synthesis")]
+        form: Form,
     },
     /// Measure an engine's throughput on random corner-heavy cases of every
     /// op, beside the golden reference of the same run; or with --suite every
@@ -330,6 +335,13 @@ fn parse_configs(command: &str, names: &[String]) -> Result<Vec<crosslane_golden
 }
 
 /// Prove each configuration; the JSON report has one entry per configuration.
+/// The form of the RTL `prove` proves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Form {
+    Synthesis,
+    Fast,
+}
+
 fn prove_configs(
     names: &[String],
     rtl: Option<&std::path::Path>,
@@ -337,6 +349,7 @@ fn prove_configs(
     timeout: u64,
     jobs: Option<usize>,
     json: Option<&std::path::Path>,
+    fast: bool,
 ) -> Result<bool, String> {
     let configs = parse_configs("prove", names)?;
     if rtl.is_some() && configs.len() > 1 {
@@ -346,14 +359,23 @@ fn prove_configs(
     let mut reports = Vec::new();
     for config in configs {
         // The top's file and, beside it, those of the components it instantiates.
-        let set = crosslane_sim::emit::rtl_set(config).map_err(|e| format!("crosslane prove: {e}"))?;
+        let set = if fast {
+            let fast_module = crosslane_sim::emit::sim_form::module(config);
+            vec![
+                std::path::PathBuf::from(format!("rtl/{fast_module}.v")),
+                std::path::PathBuf::from(format!("rtl/{}.v", crosslane_sim::emit::sim_form::CORE)),
+            ]
+        } else {
+            crosslane_sim::emit::rtl_set(config).map_err(|e| format!("crosslane prove: {e}"))?
+        };
         let top = rtl
             .map(std::path::Path::to_path_buf)
             .unwrap_or_else(|| crosslane_sim::tools::generated_dir().join(&set[0]));
         let dir = top.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
         let mut files = vec![top];
         files.extend(set[1..].iter().filter_map(|p| p.file_name()).map(|n| dir.join(n)));
-        let (proven, report) = prove(config, &files, ops, timeout, jobs)?;
+        let module = if fast { crosslane_sim::emit::sim_form::module(config) } else { config.module() };
+        let (proven, report) = prove(config, &module, &files, ops, timeout, jobs)?;
         all_proven &= proven;
         reports.push(report);
     }
@@ -367,6 +389,7 @@ fn prove_configs(
 
 fn prove(
     config: crosslane_golden::Config,
+    module: &str,
     rtl: &[std::path::PathBuf],
     names: &[String],
     timeout: u64,
@@ -376,12 +399,12 @@ fn prove(
     let no_op = names.is_empty() || names.iter().any(|n| n == NO_OP_NAME);
     let named: Vec<String> = names.iter().filter(|n| *n != NO_OP_NAME).cloned().collect();
     let ops = if names.is_empty() || !named.is_empty() { parse_ops("prove", &named)? } else { Vec::new() };
-    let prover = prove::Prover::new(rtl, config).map_err(|e| format!("crosslane prove: {e}"))?;
+    let prover = prove::Prover::new_top(rtl, config, module).map_err(|e| format!("crosslane prove: {e}"))?;
     println!(
         "prove: {} ({} files, {}) cut into {} registers, unrolled over {} clocks in {:.1} s ({})",
         rtl[0].display(),
         rtl.len(),
-        config.module(),
+        module,
         prover.regs.len(),
         config.latency() + 1,
         prover.prepare_secs,
@@ -444,12 +467,7 @@ fn prove(
         Some(false) => parts.push(format!("the {} no-op codes NOT proven", prove::no_op_count())),
         None => {}
     }
-    println!(
-        "prove: {}: {} in {:.1} s on {jobs} jobs",
-        config.module(),
-        parts.join(", "),
-        start.elapsed().as_secs_f64()
-    );
+    println!("prove: {}: {} in {:.1} s on {jobs} jobs", module, parts.join(", "), start.elapsed().as_secs_f64());
     let mut rows: Vec<serde_json::Value> = results
         .iter()
         .map(|p| serde_json::json!({"op": p.op.name(), "code": p.op.code(), "verdict": p.verdict(), "seconds": p.secs}))
@@ -459,7 +477,7 @@ fn prove(
     }
     let report = serde_json::json!({
         "config": config.name(),
-        "module": config.module(),
+        "module": module,
         "latency": config.latency(),
         "rtl": rtl.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
         "ops": rows,
@@ -697,7 +715,7 @@ fn wave(
                 ));
             }
             let dir = tools::cache_root().join("wave");
-            simulators::dump_vcd(&records, &dir, &format!("first-{n}"), crosslane_golden::Config::DEFAULT)
+            simulators::dump_vcd(&records, &dir, &format!("first-{n}"), crosslane_golden::Config::DEFAULT, false)
                 .map_err(|e| format!("crosslane wave: {e}"))?
         }
         _ => return Err("crosslane wave: give a VCD or --run N (not both)".into()),
@@ -753,8 +771,8 @@ fn main() -> ExitCode {
         Command::Exec => exec().map(|_| true),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
-        Command::Prove { config, rtl, ops, timeout, jobs, json } => {
-            prove_configs(&config, rtl.as_deref(), &ops, timeout, jobs, json.as_deref())
+        Command::Prove { config, rtl, ops, timeout, jobs, json, form } => {
+            prove_configs(&config, rtl.as_deref(), &ops, timeout, jobs, json.as_deref(), form == Form::Fast)
         }
         Command::Bench { engine, cases, runs, suite, docs, record, check } => {
             if suite {

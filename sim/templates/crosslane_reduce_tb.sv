@@ -2,7 +2,8 @@
 //
 // Self-checking testbench of the crosslane_reduce configurations (parameter
 // EVERY selects one:{% for c in configs %} {{ c.every }} = {{ c.module }}, latency {{ c.latency }};{% endfor %}
-// any other value fails the run). It is synchronous (no delays),
+// any other value fails the run; FAST = 1 runs the configuration's fast
+// simulation form, crosslane_reduce*_fast, instead). It is synchronous (no delays),
 // so one file runs under Icarus (crosslane_reduce_tb_icarus.sv makes the
 // clock) and under Verilator (crosslane_reduce_tb_verilator.cpp makes it).
 //
@@ -24,7 +25,8 @@
 // `done` rises when the run is over; `failed` is high unless at least one
 // vector was checked and none failed.
 module crosslane_reduce_tb #(
-    parameter integer EVERY = 1
+    parameter integer EVERY = 1,
+    parameter integer FAST = 0
 ) (
     input  wire         clk,
     input  wire         ext_rst_n,
@@ -73,7 +75,7 @@ module crosslane_reduce_tb #(
     wire [511:0] dut_vec = vec;
     wire [63:0] dut_vbool = vbool;
     // The configuration is picked by the wrapper every integrator may use.
-    crosslane_reduce_top #(.EVERY(EVERY)) dut (
+    crosslane_reduce_top #(.EVERY(EVERY), .FAST(FAST)) dut (
         .clk_i(clk), .rst_ni(dut_rst_ni), .in_valid_i(dut_in_valid), .op_i(dut_op), .vec_i(dut_vec),
         .vbool_i(dut_vbool), .out_valid_o(dut_valid), .result_o(dut_result), .mask_o(dut_mask)
     );

@@ -4,14 +4,15 @@
 // non-zero unless the testbench checked at least one vector and found no
 // error (`iverilog -g2012`, `vvp -n`).
 module crosslane_reduce_tb_icarus #(
-    parameter integer EVERY = 1
+    parameter integer EVERY = 1,
+    parameter integer FAST = 0
 );
     reg clk = 1'b0;
     wire done, failed;
     wire dut_valid;
     wire [31:0] dut_result;
     wire [63:0] dut_mask;
-    crosslane_reduce_tb #(.EVERY(EVERY)) tb (
+    crosslane_reduce_tb #(.EVERY(EVERY), .FAST(FAST)) tb (
         .clk(clk), .ext_rst_n(1'b1), .ext_valid(1'b0), .ext_op(9'h0), .ext_vec(512'h0), .ext_vbool(64'h0),
         .dut_valid(dut_valid), .dut_result(dut_result), .dut_mask(dut_mask),
         .done(done), .failed(failed)

@@ -12,6 +12,7 @@ use crosslane_golden::campaign::random_cases;
 use crosslane_golden::Config;
 use crosslane_golden::{Case, Op};
 use crosslane_sim::emit as generate;
+use crosslane_sim::emit::sim_form;
 use crosslane_sim::engine::Engine;
 use crosslane_sim::engine::RESET_EVERY;
 use crosslane_sim::engines::rtl::{self as simulators, RtlEngine, Simulator};
@@ -68,13 +69,16 @@ fn verilator_lint_wall_is_clean() {
         );
         assert!(text.starts_with("// SPDX-License-Identifier: Apache-2.0\n"), "{}", f.display());
     }
-    let mut tops: Vec<(String, Option<usize>)> = Config::ALL.iter().map(|c| (c.module(), None)).collect();
-    tops.extend(Config::ALL.iter().map(|c| (format!("{}_top", generate::MODULE), Some(c.every()))));
+    let mut tops: Vec<(String, Option<(usize, u8)>)> = Config::ALL.iter().map(|c| (c.module(), None)).collect();
+    tops.extend(Config::ALL.iter().map(|c| (sim_form::module(*c), None)));
+    for fast in [0, 1] {
+        tops.extend(Config::ALL.iter().map(|c| (format!("{}_top", generate::MODULE), Some((c.every(), fast)))));
+    }
     for (top, every) in tops {
         let mut cmd = std::process::Command::new("verilator");
         cmd.args(["--lint-only", "-Wall", "--top-module", &top]);
-        if let Some(e) = every {
-            cmd.arg(format!("-GEVERY={e}"));
+        if let Some((e, fast)) = every {
+            cmd.arg(format!("-GEVERY={e}")).arg(format!("-GFAST={fast}"));
         }
         let out = cmd.arg(generated().join("rtl/crosslane_reduce.vlt")).args(&files).output().unwrap();
         let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
@@ -125,11 +129,11 @@ fn the_package_names_every_op_code() {
     }
 }
 
-fn testbench_passes_on_checked_in_vectors(sim: Simulator) {
+fn testbench_passes_on_checked_in_vectors(sim: Simulator, config: Config, fast: bool) {
     if !have(sim) {
         return;
     }
-    let build = simulators::build(sim, Config::DEFAULT).unwrap();
+    let build = simulators::build_form(sim, config, fast).unwrap();
     let n = vector_count();
     assert!(n > 94 * generate::TB_PER_OP);
     let run = simulators::run_tb(&build, &generated().join("tb/vectors.hex"), false, &work(sim.name())).unwrap();
@@ -140,12 +144,22 @@ fn testbench_passes_on_checked_in_vectors(sim: Simulator) {
 
 #[test]
 fn icarus_testbench_passes() {
-    testbench_passes_on_checked_in_vectors(Simulator::Icarus);
+    testbench_passes_on_checked_in_vectors(Simulator::Icarus, Config::DEFAULT, false);
 }
 
 #[test]
 fn verilator_testbench_passes() {
-    testbench_passes_on_checked_in_vectors(Simulator::Verilator);
+    testbench_passes_on_checked_in_vectors(Simulator::Verilator, Config::DEFAULT, false);
+}
+
+/// The fast simulation form of every configuration passes the same
+/// testbench (resets, valid gaps, every vector checked) on both simulators.
+#[test]
+fn fast_forms_pass_the_testbench() {
+    for config in Config::ALL {
+        testbench_passes_on_checked_in_vectors(Simulator::Icarus, config, true);
+        testbench_passes_on_checked_in_vectors(Simulator::Verilator, config, true);
+    }
 }
 
 /// A testbench that cannot fail is a defect: a wrong expected value and an
@@ -282,11 +296,11 @@ fn verilator_testbench_fails_when_it_should() {
     testbench_fails_when_it_should(Simulator::Verilator);
 }
 
-fn engine_matches_golden(sim: Simulator, per_op: usize) {
+fn engine_matches_golden(sim: Simulator, per_op: usize, fast: bool) {
     if !have(sim) {
         return;
     }
-    let mut engine = RtlEngine::new(sim, Config::DEFAULT).unwrap();
+    let mut engine = RtlEngine::new_form(sim, Config::DEFAULT, fast).unwrap();
     let mut cases = Vec::new();
     for op in Op::all() {
         cases.extend(random_cases(op, 0xe6, per_op));
@@ -300,12 +314,22 @@ fn engine_matches_golden(sim: Simulator, per_op: usize) {
 
 #[test]
 fn verilator_engine_matches_golden() {
-    engine_matches_golden(Simulator::Verilator, 500);
+    engine_matches_golden(Simulator::Verilator, 500, false);
+}
+
+#[test]
+fn verilator_fast_engine_matches_golden() {
+    engine_matches_golden(Simulator::Verilator, 2000, true);
+}
+
+#[test]
+fn icarus_fast_engine_matches_golden() {
+    engine_matches_golden(Simulator::Icarus, 100, true);
 }
 
 #[test]
 fn icarus_engine_matches_golden() {
-    engine_matches_golden(Simulator::Icarus, 20);
+    engine_matches_golden(Simulator::Icarus, 20, false);
 }
 
 /// An Icarus run that outlives its time limit is killed and reported, not
@@ -369,7 +393,7 @@ fn a_failing_case_leaves_a_vcd() {
         return;
     }
     let case = random_cases(Op::from_name("rbmax_2nx8_t").unwrap(), 3, 1)[0];
-    let vcd = simulators::trace_case(&case, &work("vcd"), Config::DEFAULT).unwrap();
+    let vcd = simulators::trace_case(&case, &work("vcd"), Config::DEFAULT, false).unwrap();
     let text = std::fs::read_to_string(&vcd).unwrap();
     assert!(text.contains("$enddefinitions") && text.contains("out_valid_o"), "{}", vcd.display());
 }

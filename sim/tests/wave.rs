@@ -31,7 +31,7 @@ fn an_icarus_vcd_is_drawn_and_the_readme_picture_is_current() {
         return;
     }
     let case = observed().into_iter().next().unwrap().case;
-    let vcd = simulators::trace_case(&case, &tmp("icarus"), crosslane_golden::Config::DEFAULT).unwrap();
+    let vcd = simulators::trace_case(&case, &tmp("icarus"), crosslane_golden::Config::DEFAULT, false).unwrap();
     let text = std::fs::read_to_string(wave::beside(&vcd, 32).unwrap()).unwrap();
     assert!(text.contains(&case.op.name()) && text.contains(">result_o<"));
 

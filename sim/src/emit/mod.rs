@@ -5,9 +5,14 @@
 //!   ([`postpass`]) to be named for users, lint-clean and fast to simulate;
 //! - `rtl/crosslane_reduce.vlt`: the Verilator lint waivers, each with a reason;
 //! - `tb/`: the self-checking testbench (rendered from sim/templates), its
-//!   Icarus and Verilator harnesses, and its vector file from the golden model.
+//!   Icarus and Verilator harnesses, and its vector file from the golden model;
+//! - [`reference`]: each op's independent straight-line Verilog (the formal
+//!   proof's reference, and the body of the fast simulation form);
+//! - [`sim_form`]: `rtl/crosslane_reduce*_fast.v`, the fast simulation form.
 
 pub mod postpass;
+pub mod reference;
+pub mod sim_form;
 
 use crate::tools::{generated_dir, write_atomic};
 use askama::Template;
@@ -241,7 +246,12 @@ fn lint_waivers() -> String {
          // A leaf's act_o is a 64-bit slot mask of which the window's 4 slots are used.\n\
          lint_off -rule UNUSEDSIGNAL -file \"*crosslane_reduce*.v\" -match \"*Bits of signal are not used: 'leaf_*_act_o'[63:4]\"\n\
          // A boundary without a register in this configuration is a wire: its clock is unused.\n\
-         lint_off -rule UNUSEDSIGNAL -file \"*crosslane_wire*.v\" -match \"*Signal is not used: 'clock'\"\n",
+         lint_off -rule UNUSEDSIGNAL -file \"*crosslane_wire*.v\" -match \"*Signal is not used: 'clock'\"\n\
+         // The fast form's per-op temporaries (o<N>_*) are written and read only in their op's case\n\
+         // branch, before use: no state (yosys removes them; the proof's netlist check sees no latch).\n\
+         lint_off -rule LATCH -file \"*crosslane_reduce_fast_core.v\" -match \"*Latch inferred for signal '*.o*_*'*\"\n\
+         // A sum's tree is 32 bits wide; an 8- or 16-bit sum's result takes its low bits.\n\
+         lint_off -rule UNUSEDSIGNAL -file \"*crosslane_reduce_fast_core.v\" -match \"*Bits of signal are not used: 'o*_t*'*\"\n",
         header_line()
     )
 }
@@ -337,6 +347,21 @@ pub fn rtl_files() -> Result<Vec<GeneratedFile>, String> {
     }
     files.push(GeneratedFile { path: PathBuf::from(format!("rtl/{MODULE}_pkg.sv")), contents: package() });
     files.push(GeneratedFile { path: PathBuf::from(format!("rtl/{MODULE}_top.v")), contents: wrapper() });
+    for (name, text) in sim_form::modules() {
+        let role = match Config::ALL.into_iter().find(|c| sim_form::module(*c) == name) {
+            Some(c) => format!(
+                "The fast simulation form of {} (latency {}): for simulators; proven equal to it at the\n\
+                 // ports, op by op (`crosslane prove --form fast`). Not for synthesis",
+                c.module(),
+                c.latency()
+            ),
+            None => "The fast simulation forms' core: the registered op's fold, one case branch a clock".to_string(),
+        };
+        files.push(GeneratedFile {
+            path: PathBuf::from(format!("rtl/{name}.v")),
+            contents: format!("// {}\n// {role}.\n`timescale 1ns / 1ps\n{text}", header_line()),
+        });
+    }
     files.push(GeneratedFile { path: PathBuf::from("rtl/crosslane_reduce.vlt"), contents: lint_waivers() });
     Ok(files)
 }
@@ -378,8 +403,10 @@ fn wrapper() -> String {
         "// {}\n// {MODULE}_top: the reduce unit with its pipeline depth a parameter. EVERY = 1 (the\n\
          // default, {MODULE}), 2 or 3 (a register after every, every second, every third tree level);\n\
          // its latency is {MODULE}_pkg::LATENCY_EVERY<EVERY>. Any other EVERY drives nothing and stops a simulation.\n\
+         // FAST = 1 picks the configuration's fast simulation form ({MODULE}*_fast, rtl/{MODULE}_fast.v:\n\
+         // the same ports and latency, proven equal op by op; for simulators, not for synthesis).\n\
          `timescale 1ns / 1ps\n\
-         module {MODULE}_top #(\n    parameter integer EVERY = 1\n",
+         module {MODULE}_top #(\n    parameter integer EVERY = 1,\n    parameter integer FAST = 0\n",
         header_line()
     );
     v.push_str(
@@ -388,21 +415,26 @@ fn wrapper() -> String {
          \x20   output wire         out_valid_o,\n    output wire [31:0]  result_o,\n    output wire [63:0]  mask_o\n);\n\
          \x20   generate\n",
     );
-    for (k, config) in Config::ALL.into_iter().enumerate() {
-        let kw = if k == 0 { "if" } else { "else if" };
-        v.push_str(&format!(
-            "        {kw} (EVERY == {}) begin : g_every{}\n            {} u_reduce (\n\
-             \x20               .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),\n\
-             \x20               .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)\n\
-             \x20           );\n        end\n",
-            config.every(),
-            config.every(),
-            config.module()
-        ));
+    let mut k = 0;
+    for fast in [false, true] {
+        for config in Config::ALL {
+            let kw = if k == 0 { "if" } else { "else if" };
+            k += 1;
+            let (module, label) = if fast { (sim_form::module(config), "_fast") } else { (config.module(), "") };
+            v.push_str(&format!(
+                "        {kw} (EVERY == {} && FAST == {}) begin : g_every{}{label}\n            {module} u_reduce (\n\
+                 \x20               .clk_i(clk_i), .rst_ni(rst_ni), .in_valid_i(in_valid_i), .op_i(op_i), .vec_i(vec_i),\n\
+                 \x20               .vbool_i(vbool_i), .out_valid_o(out_valid_o), .result_o(result_o), .mask_o(mask_o)\n\
+                 \x20           );\n        end\n",
+                config.every(),
+                u8::from(fast),
+                config.every(),
+            ));
+        }
     }
     v.push_str(
         "        else begin : g_bad_every\n            initial begin\n\
-         \x20               $display(\"crosslane_reduce_top: EVERY = %0d: no such configuration (1, 2 or 3)\", EVERY);\n\
+         \x20               $display(\"crosslane_reduce_top: EVERY = %0d, FAST = %0d: no such configuration (EVERY 1, 2 or 3; FAST 0 or 1)\", EVERY, FAST);\n\
          \x20               $finish;\n            end\n        end\n    endgenerate\n\
          endmodule\n",
     );
@@ -457,8 +489,8 @@ fn core(rtl: &[GeneratedFile]) -> String {
         "CAPI=2:\n# {}\n\
          # FuseSoC core of the generated RTL; from the checkout:\n\
          #   fusesoc --cores-root generated run --build-root target/fusesoc --target lint crosslane:ip:crosslane_reduce\n\
-         #   fusesoc --cores-root generated run --build-root target/fusesoc --target sim crosslane:ip:crosslane_reduce [--EVERY 2]\n\
-         # Configurations: {}; crosslane_reduce_top picks one by its EVERY parameter.\n\
+         #   fusesoc --cores-root generated run --build-root target/fusesoc --target sim crosslane:ip:crosslane_reduce [--EVERY 2] [--FAST 1]\n\
+         # Configurations: {}; crosslane_reduce_top picks one by its EVERY parameter, its fast simulation form by FAST.\n\
          name: crosslane:ip:crosslane_reduce:0.1.0\n\
          description: CrossLaneReduce, a pipelined log-step cross-lane reduce unit (512-bit vector in per clock)\n\
          \n\
@@ -471,15 +503,16 @@ fn core(rtl: &[GeneratedFile]) -> String {
          targets:\n  default: &default\n    filesets: [rtl, pkg]\n    toplevel: crosslane_reduce_top\n\
          \x20 lint:\n    <<: *default\n    description: Verilator -Wall lint of the RTL (waivers in crosslane_reduce.vlt)\n\
          \x20   default_tool: verilator\n    filesets: [lint_waivers, rtl]\n    toplevel: crosslane_reduce_top\n\
-         \x20   parameters: [EVERY]\n\
+         \x20   parameters: [EVERY, FAST]\n\
          \x20   tools:\n      verilator:\n        mode: lint-only\n        verilator_options: [-Wall]\n\
          \x20 sim:\n    description: The self-checking testbench on the checked-in vectors under Icarus (exit 1 on any failure)\n\
          \x20   default_tool: icarus\n    filesets: [rtl, tb, vectors]\n    toplevel: crosslane_reduce_tb_icarus\n\
-         \x20   parameters: [vectors, EVERY]\n    tools:\n      icarus:\n        iverilog_options: [-g2012]\n\
+         \x20   parameters: [vectors, EVERY, FAST]\n    tools:\n      icarus:\n        iverilog_options: [-g2012]\n\
          \n\
          parameters:\n  vectors:\n    datatype: str\n    description: The vectors file the testbench reads\n\
          \x20   paramtype: plusarg\n    default: vectors.hex\n\
-         \x20 EVERY:\n    datatype: int\n    description: The configuration (1, 2 or 3)\n    paramtype: vlogparam\n    default: 1\n",
+         \x20 EVERY:\n    datatype: int\n    description: The configuration (1, 2 or 3)\n    paramtype: vlogparam\n    default: 1\n\
+         \x20 FAST:\n    datatype: int\n    description: 1 runs the configuration's fast simulation form (for simulators)\n    paramtype: vlogparam\n    default: 0\n",
         header_line().replace("\n// ", "\n# "),
         configs.join(", "),
         list("v"),

@@ -16,8 +16,8 @@ pub fn open(kind: EngineKind) -> Result<Box<dyn Engine>, EngineError> {
     match kind.runner() {
         Runner::Golden => Ok(Box::new(Golden)),
         Runner::Hdl => Ok(Box::new(hdl::Hdl::new(config)?)),
-        Runner::Verilator => Ok(Box::new(RtlEngine::new(Simulator::Verilator, config)?)),
-        Runner::Icarus => Ok(Box::new(RtlEngine::new(Simulator::Icarus, config)?)),
+        Runner::Verilator => Ok(Box::new(RtlEngine::new_form(Simulator::Verilator, config, kind.fast())?)),
+        Runner::Icarus => Ok(Box::new(RtlEngine::new_form(Simulator::Icarus, config, kind.fast())?)),
     }
 }
 
@@ -26,6 +26,6 @@ pub fn open(kind: EngineKind) -> Result<Box<dyn Engine>, EngineError> {
 pub fn trace_case(kind: EngineKind, case: &Case, dir: &Path) -> Result<PathBuf, EngineError> {
     match kind.runner() {
         Runner::Hdl => hdl::trace_case(case, dir, kind.config()),
-        _ => rtl::trace_case(case, dir, kind.config()),
+        _ => rtl::trace_case(case, dir, kind.config(), kind.fast()),
     }
 }

@@ -1,6 +1,6 @@
 //! `crosslane prove`: a formal equivalence check of the RTL (by default the
 //! checked-in `generated/rtl/crosslane_reduce.v`) against an independent
-//! reference ([`reference`]), one proof per op.
+//! reference ([`crate::emit::reference`]), one proof per op.
 //!
 //! (An op that fails is solved again with `PRE` clocks unrolled before the
 //! checked one, so that the counterexample's state is reachable and
@@ -21,11 +21,11 @@
 //! checks against the golden model.
 
 pub mod aig;
-pub mod reference;
 pub mod replay;
 pub mod sound;
 pub mod unroll;
 
+use crate::emit::reference;
 use crate::tools::{cache_root, fnv1a, require, run_limited, tail};
 use crosslane_golden::Config;
 use crosslane_golden::{Fold, Op};
@@ -192,8 +192,8 @@ fn key(rtl: &[u8]) -> u64 {
 
 /// Cut and unroll `rtl` with `pre` clocks before the checked one into
 /// `cache/prove-KEY-preN/` (`unrolled.il`, `step.json`), or reuse it.
-fn prepare(rtl: &[PathBuf], text: &[u8], config: Config, pre: usize) -> Result<PathBuf, String> {
-    let dir_for = |pre: usize| cache_root().join(format!("prove-{:016x}-{}-pre{pre}", key(text), config.name()));
+fn prepare(rtl: &[PathBuf], text: &[u8], config: Config, top: &str, pre: usize) -> Result<PathBuf, String> {
+    let dir_for = |pre: usize| cache_root().join(format!("prove-{:016x}-{top}-pre{pre}", key(text)));
     let proof = dir_for(0);
     cached(dir_for(pre), &["step.json", "unrolled.il"], |tmp| {
         // The cut is the same for every `pre`: a counterexample's unrolling
@@ -203,7 +203,7 @@ fn prepare(rtl: &[PathBuf], text: &[u8], config: Config, pre: usize) -> Result<P
                 std::fs::copy(proof.join(f), tmp.join(f)).map_err(|e| format!("cannot copy the cut {f}: {e}"))?;
             }
         } else {
-            cut(rtl, config, tmp)?;
+            cut(rtl, top, tmp)?;
         }
         let regs = unroll::registers(&read(&tmp.join("step.json"))?)?;
         write(&tmp.join("unrolled.v"), &unroll::unrolled(&regs, pre, config.latency()))?;
@@ -222,20 +222,20 @@ const CUT_FILES: [&str; 2] = ["step.v", "step.json"];
 
 /// yosys cuts the unit's flip-flops: `tmp/step.v` (and `step.json`) is one
 /// clock of it, each register's q an input and its d an output.
-fn cut(rtl: &[PathBuf], config: Config, tmp: &Path) -> Result<(), String> {
+fn cut(rtl: &[PathBuf], top: &str, tmp: &Path) -> Result<(), String> {
     let files: Vec<String> = rtl.iter().map(|f| f.display().to_string()).collect();
     let cut = format!(
         "read_verilog {rtl}\nhierarchy -check -top {top}\nproc\nflatten\nopt_clean -purge\nwrite_json unit.json\n\
          expose -evert-dff t:$dff\nopt_clean -purge\nrename {top} {step}\n\
          write_verilog -noattr step.v\nwrite_json step.json\n",
         rtl = files.join(" "),
-        top = config.module(),
+        top = top,
         step = unroll::STEP_MODULE
     );
     write(&tmp.join("cut.ys"), &cut)?;
     run_yosys_in(tmp, "cut.ys", Duration::from_secs(600))?;
     // What the cut would get wrong is refused before anything is proven.
-    sound::check_netlist(&read(&tmp.join("unit.json"))?, &config.module())
+    sound::check_netlist(&read(&tmp.join("unit.json"))?, top)
 }
 
 /// `dir` with the files `made`, built by `build` in a temporary folder beside
@@ -431,8 +431,10 @@ fn abc_engine(d: &Path, engine: &str, limit: Duration) -> Result<Result<Verdict,
 pub struct Prover {
     /// The RTL files: the configuration's top and the components it instantiates.
     pub rtl: Vec<PathBuf>,
-    /// The configuration the RTL is (its top module and latency).
+    /// The configuration the RTL is (its latency).
     pub config: Config,
+    /// The top module proven: the configuration's, or its fast simulation form's.
+    pub module: String,
     pub dir: PathBuf,
     pub regs: Vec<Register>,
     /// Time to cut and unroll (near 0 when it came from the cache).
@@ -445,6 +447,13 @@ impl Prover {
     /// Cut and unroll the unit in the files `rtl` (the configuration's top
     /// module and the components it instantiates), or reuse the cache.
     pub fn new(rtl: &[PathBuf], config: Config) -> Result<Prover, String> {
+        Prover::new_top(rtl, config, &config.module())
+    }
+
+    /// [`Prover::new`] with `module`, a module of `config`'s ports and latency,
+    /// as the top (the fast simulation form's).
+    pub fn new_top(rtl: &[PathBuf], config: Config, module: &str) -> Result<Prover, String> {
+        let module = module.to_string();
         available()?;
         if rtl.is_empty() {
             return Err("no RTL file to prove".into());
@@ -465,11 +474,12 @@ impl Prover {
         sound::check_text(&texts)?;
         let rtl = files;
         let start = Instant::now();
-        let dir = prepare(&rtl, &text, config, 0)?;
+        let dir = prepare(&rtl, &text, config, &module, 0)?;
         let regs = unroll::registers(&read(&dir.join("step.json"))?)?;
         Ok(Prover {
             rtl,
             config,
+            module,
             dir,
             regs,
             prepare_secs: start.elapsed().as_secs_f64(),
@@ -599,7 +609,7 @@ impl Prover {
         let base = {
             let mut slot = self.replay_base.lock().unwrap_or_else(|e| e.into_inner());
             if slot.is_none() {
-                match prepare(&self.rtl, &self.text, self.config, pre(self.config)) {
+                match prepare(&self.rtl, &self.text, self.config, &self.module, pre(self.config)) {
                     Ok(d) => *slot = Some(d),
                     Err(e) => return Status::Error(format!("not proven; unrolling for a counterexample failed: {e}")),
                 }
@@ -624,7 +634,7 @@ impl Prover {
                     .and_then(|c| read(&d.join("miter.map")).and_then(|m| parse_cex(&c, &m, target.op(), self.config)));
                 match cex {
                     Ok(cex) => {
-                        let replay = replay::replay(&self.rtl, &cex, &d, &self.config.module());
+                        let replay = replay::replay(&self.rtl, &cex, &d, &self.module);
                         Status::Counterexample { cex, replay }
                     }
                     Err(e) => Status::Error(format!("ABC found a counterexample that cannot be read: {e}")),
