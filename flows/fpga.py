@@ -47,6 +47,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 RTL_DIR = ROOT / "generated" / "rtl"
 HARNESS = HERE / "fpga_harness.v"
+# The harness of the fp units (fp:UNIT:LATENCY): two 32-bit operands, a 32-bit result.
+FP_HARNESS = HERE / "fpga_fp_harness.v"
 HANDWRITTEN = {"radd_nx16": HERE / "ref_radd_nx16.v"}
 # Stages of the default configuration alone (their module, their wrapper).
 STAGES = {
@@ -57,7 +59,7 @@ EVERY = [1, 2, 3]
 # The slowest synthesis (every3) first, so two jobs finish together.
 DEFAULT_CONFIGS = (
     "every3,every1,every2,every1:radd_nx16,every1:rmax_nx16,every1:rmaxnum_n_2xf32,handwritten:radd_nx16,"
-    "stage:input,stage:level3"
+    "stage:input,stage:level3,fp:f32_add:1,fp:f32_add:2,fp:f32_add:3"
 )
 DEVICE = ["--85k", "--package", "CABGA381"]
 # nextpnr-ecp5's speed grades. 6, the slowest and nextpnr's default, is the
@@ -110,6 +112,14 @@ def design(config, rtl_dir):
             raise RuntimeError(f"no stage '{op}' (have: {', '.join(STAGES)})")
         module, wrapper = STAGES[op]
         return [*components(rtl_dir), HERE / "stage_fold.v", wrapper], module, None
+    if unit == "fp":
+        # fp:f32_add:L, an fp unit at latency L (crosslane_f32_add_l<L>), in flows/fpga_fp_harness.v.
+        name, _, latency = op.partition(":")
+        module = f"crosslane_{name}_l{latency}"
+        top = pathlib.Path(rtl_dir) / f"{module}.v"
+        if not top.exists():
+            raise RuntimeError(f"no fp unit '{op}' (fp:UNIT:LATENCY, e.g. fp:f32_add:2; {top.name} is not generated)")
+        return components(rtl_dir), module, None
     every = unit.removeprefix("every")
     if not every.isdigit() or int(every) not in EVERY:
         raise RuntimeError(
@@ -125,7 +135,7 @@ def synthesize(config, rtl_dir, work):
     work.mkdir(parents=True, exist_ok=True)
     for rtl in files:
         shutil.copy(rtl, work / rtl.name)
-    shutil.copy(HARNESS, work / "fpga_harness.v")
+    shutil.copy(FP_HARNESS if config.startswith("fp:") else HARNESS, work / "fpga_harness.v")
     params = "" if tied is None else f"chparam -set TIED 1 -set TIE_OP {tied} crosslane_fpga_harness\n"
     reads = "".join(f"read_verilog {rtl.name}\n" for rtl in files)
     script = (

@@ -6,6 +6,8 @@ import pathlib
 import re
 import sys
 
+import pytest
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import fpga  # noqa: E402
@@ -32,7 +34,7 @@ def test_within_budget_passes_and_over_budget_is_named():
 def test_every_measured_configuration_has_a_budget():
     budget = json.loads(BUDGET.read_text())
     configs = fpga.DEFAULT_CONFIGS.split(",")
-    assert len(configs) == 9
+    assert len(configs) == 12
     for config in configs:
         assert set(budget[config]) == set(fpga.CELLS), config
 
@@ -155,3 +157,12 @@ def test_the_docs_table_is_checked_against_synthesis_and_quoted_by_the_readme():
     readme = (BUDGET.parents[1] / "README.md").read_text()
     lut, ccu, ff = (f"{n:,}" for n in rows["every1"])
     assert f"{lut} LUT4, {ccu} CCU2C, {ff} FF" in readme
+
+
+def test_an_fp_unit_is_synthesized_in_its_own_harness():
+    files, module, tied = fpga.design("fp:f32_add:2", fpga.RTL_DIR)
+    assert module == "crosslane_f32_add_l2" and tied is None
+    assert fpga.RTL_DIR / "crosslane_f32_add_l2.v" in files
+    assert "`DUT unit (.clk_i(clk), .a_i(sh[31:0]), .b_i(sh[63:32]), .sum_o(result));" in fpga.FP_HARNESS.read_text()
+    with pytest.raises(RuntimeError, match="no fp unit 'f32_add:4'"):
+        fpga.design("fp:f32_add:4", fpga.RTL_DIR)

@@ -11,6 +11,12 @@
 //! - [`pipe::Pipe`]: a pipeline boundary, a register or a wire by configuration;
 //! - [`unit::CrosslaneReduce`]: the top, registers and wiring.
 //!
+//! The fp32 arithmetic of the instruction's ARITH ops (docs/fp-units.md):
+//!
+//! - [`f32_add::F32Add`]: binary32 addition, round to nearest even;
+//! - [`fp_unit::FP_UNITS`]: the units as data (ports, latencies), for the
+//!   generator and the checks.
+//!
 //! The pipeline depth is a parameter, [`Config`]: registers after every
 //! level, every second level or every third, plus the input and output
 //! registers. Each configuration is its own generated module. [`Config`]
@@ -18,7 +24,9 @@
 
 pub mod compare;
 pub mod decode;
+pub mod f32_add;
 pub mod format;
+pub mod fp_unit;
 pub mod leaf;
 pub mod node;
 pub mod pipe;

@@ -154,6 +154,25 @@ enum Command {
         /// which the -fast engines run).
         #[arg(long, value_enum, default_value = "synthesis")]
         form: Form,
+        /// Check the fp units instead (docs/fp-units.md): each at each of its
+        /// latencies, built under Verilator, on its edge set and --vectors
+        /// random vectors, compared by bits with golden; one line a unit.
+        #[arg(long)]
+        fp: bool,
+        /// With --fp: random vectors for each unit and latency.
+        #[arg(long, default_value_t = 1_000_000, requires = "fp")]
+        vectors: u64,
+        /// With --fp: the random vectors' seed.
+        #[arg(long, default_value_t = 1, requires = "fp")]
+        seed: u64,
+        /// With --fp: the units to check, comma separated (default: all).
+        #[arg(long, value_delimiter = ',', requires = "fp")]
+        units: Vec<String>,
+        /// With --fp: also prove each unit at each latency equal to its
+        /// SMT-LIB floating-point reference (yosys write_smt2 + bitwuzla,
+        /// --timeout seconds a proof).
+        #[arg(long, requires = "fp")]
+        smt: bool,
     },
     /// Measure an engine's throughput on random corner-heavy cases of every
     /// op, beside the golden reference of the same run; or with --suite every
@@ -385,6 +404,68 @@ fn prove_configs(
         crosslane_sim::tools::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane prove: {e}"))?;
     }
     Ok(all_proven)
+}
+
+/// `prove --fp`: every fp unit named (default all) at each latency.
+fn prove_fp(
+    names: &[String],
+    vectors: u64,
+    seed: u64,
+    smt: Option<u64>,
+    json: Option<&std::path::Path>,
+) -> Result<bool, String> {
+    use crosslane_hdl::fp_unit::{fp_unit, FP_UNITS};
+    let units = if names.is_empty() {
+        FP_UNITS.iter().collect::<Vec<_>>()
+    } else {
+        names
+            .iter()
+            .map(|n| {
+                fp_unit(n).ok_or_else(|| {
+                    let all: Vec<&str> = FP_UNITS.iter().map(|u| u.name).collect();
+                    format!("crosslane prove --fp: no fp unit '{n}' (units: {})", all.join(", "))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    if let Some(path) = json {
+        crosslane_sim::tools::check_writable(path).map_err(|e| format!("crosslane prove: {e}"))?;
+    }
+    let mut passed = true;
+    let mut rows = Vec::new();
+    for unit in units {
+        for &latency in unit.latencies {
+            let c = crosslane_sim::prove::fp::check(unit, latency, vectors, seed, None)
+                .map_err(|e| format!("crosslane prove --fp: crosslane_{}_l{latency}: {e}", unit.name))?;
+            println!("{}", c.line());
+            passed &= c.passed();
+            rows.push(serde_json::json!({
+                "unit": unit.name, "latency": latency, "simulator": "verilator", "vectors": c.vectors,
+                "edge_vectors": c.edge_vectors, "mismatches": c.mismatches, "seconds": c.secs,
+                "counterexample": c.first.as_ref().map(|_| c.line()),
+            }));
+            if let Some(timeout) = smt {
+                let files =
+                    crosslane_sim::prove::fp::sources(unit).map_err(|e| format!("crosslane prove --fp: {e}"))?;
+                let p =
+                    crosslane_sim::prove::fp::smt_prove(unit, latency, &files, std::time::Duration::from_secs(timeout))
+                        .map_err(|e| format!("crosslane prove --fp --smt: crosslane_{}_l{latency}: {e}", unit.name))?;
+                println!("{}", p.line());
+                let proven = p.verdict == crosslane_sim::prove::fp::SmtVerdict::Proven;
+                passed &= proven;
+                rows.push(serde_json::json!({
+                    "unit": unit.name, "latency": latency, "solver": "bitwuzla", "proven": proven,
+                    "seconds": p.secs, "line": p.line(),
+                }));
+            }
+        }
+    }
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&serde_json::json!({ "fp_units": rows, "seed": seed }))
+            .map_err(|e| format!("crosslane prove: {e}"))?;
+        crosslane_sim::tools::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane prove: {e}"))?;
+    }
+    Ok(passed)
 }
 
 fn prove(
@@ -771,8 +852,12 @@ fn main() -> ExitCode {
         Command::Exec => exec().map(|_| true),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
-        Command::Prove { config, rtl, ops, timeout, jobs, json, form } => {
-            prove_configs(&config, rtl.as_deref(), &ops, timeout, jobs, json.as_deref(), form == Form::Fast)
+        Command::Prove { config, rtl, ops, timeout, jobs, json, form, fp, vectors, seed, units, smt } => {
+            if fp {
+                prove_fp(&units, vectors, seed, smt.then_some(timeout), json.as_deref())
+            } else {
+                prove_configs(&config, rtl.as_deref(), &ops, timeout, jobs, json.as_deref(), form == Form::Fast)
+            }
         }
         Command::Bench { engine, cases, runs, suite, docs, record, check } => {
             if suite {

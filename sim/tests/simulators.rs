@@ -74,12 +74,23 @@ fn verilator_lint_wall_is_clean() {
     for fast in [0, 1] {
         tops.extend(Config::ALL.iter().map(|c| (format!("{}_top", generate::MODULE), Some((c.every(), fast)))));
     }
-    for (top, every) in tops {
-        let mut cmd = std::process::Command::new("verilator");
-        cmd.args(["--lint-only", "-Wall", "--top-module", &top]);
-        if let Some((e, fast)) = every {
-            cmd.arg(format!("-GEVERY={e}")).arg(format!("-GFAST={fast}"));
+    let mut params: Vec<(String, Vec<String>)> = tops
+        .into_iter()
+        .map(|(top, every)| {
+            let args = every.map_or_else(Vec::new, |(e, fast)| vec![format!("-GEVERY={e}"), format!("-GFAST={fast}")]);
+            (top, args)
+        })
+        .collect();
+    // The fp units: each latency's top, and the wrapper at each latency.
+    for unit in crosslane_hdl::fp_unit::FP_UNITS {
+        for &l in unit.latencies {
+            params.push((unit.module(l), Vec::new()));
+            params.push((unit.wrapper(), vec![format!("-GLATENCY={l}")]));
         }
+    }
+    for (top, every) in params {
+        let mut cmd = std::process::Command::new("verilator");
+        cmd.args(["--lint-only", "-Wall", "--top-module", &top]).args(&every);
         let out = cmd.arg(generated().join("rtl/crosslane_reduce.vlt")).args(&files).output().unwrap();
         let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success() && text.trim().is_empty(), "verilator -Wall {top} {every:?}:\n{text}");

@@ -32,6 +32,115 @@ pub fn mul(a: f32, b: f32) -> f32 {
     canonical(a * b)
 }
 
+/// Operands at the edges of binary32's classes, + and −: zero, the
+/// smallest and largest subnormal, the smallest normal, one, the largest
+/// finite, infinity, a quiet and a signalling NaN (22 values).
+pub fn edge_values() -> Vec<u32> {
+    const EDGES: [u32; 11] = [
+        0,
+        1,
+        0x007f_ffff,
+        0x0080_0000,
+        0x0080_0001,
+        0x3f80_0000,
+        0x7f7f_fffe,
+        0x7f7f_ffff,
+        0x7f80_0000,
+        0x7fc0_0000,
+        0x7f80_0001,
+    ];
+    EDGES.iter().flat_map(|&e| [e, e | 0x8000_0000]).collect()
+}
+
+/// A deterministic stream of operand pairs for checking binary32 adders
+/// and multipliers (splitmix64 from `seed`): a sixth each of
+///
+/// - random bits;
+/// - `b`'s exponent `a`'s plus a difference of 0, ±1, ±2, ±23, ±24, ±25,
+///   ±26 or random, so alignment shifts every guard/round/sticky case;
+/// - near cancellation: `b` is `−a` moved by a few units in the last place;
+/// - a tie: `b`'s lowest set bit lands exactly on half of `a`'s last place;
+/// - an edge value ([`edge_values`]) with a random or edge operand;
+/// - subnormals, the smallest normals and the largest finite numbers
+///   (products that land on the subnormal boundary and on overflow).
+#[derive(Clone, Debug)]
+pub struct OperandPairs {
+    state: u64,
+}
+
+impl OperandPairs {
+    pub fn new(seed: u64) -> Self {
+        OperandPairs { state: seed }
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
+/// `{sign, exponent, fraction}` packed, the exponent clamped into 0 ..= 255.
+fn pack(sign: u64, exp: i64, frac: u64) -> u32 {
+    ((sign as u32 & 1) << 31) | ((exp.clamp(0, 255) as u32) << 23) | (frac as u32 & 0x007f_ffff)
+}
+
+impl Iterator for OperandPairs {
+    type Item = (u32, u32);
+
+    fn next(&mut self) -> Option<(u32, u32)> {
+        let r = self.next_u64();
+        let a = r as u32;
+        let kind = self.below(6);
+        let exp_a = i64::from((a >> 23) & 0xff);
+        let pair = match kind {
+            0 => (a, (r >> 32) as u32),
+            1 => {
+                const DIFFS: [i64; 8] = [0, 1, 2, 23, 24, 25, 26, 40];
+                let d = DIFFS[self.below(8) as usize] * if self.below(2) == 0 { 1 } else { -1 };
+                let d = if self.below(8) == 0 { self.below(64) as i64 - 32 } else { d };
+                (a, pack(self.below(2), exp_a + d, self.next_u64()))
+            }
+            2 => {
+                let moved = (a ^ 0x8000_0000) as i64 + self.below(9) as i64 - 4;
+                (a, moved.clamp(0, u32::MAX as i64) as u32)
+            }
+            3 => {
+                // b, d binades below a, shifted right by d to align: its
+                // bits shifted out are exactly half of a's last place (for
+                // d = 24 the whole significand, 1.0, is the half).
+                let d = 1 + self.below(24) as i64;
+                let frac = if d == 24 { 0 } else { (self.next_u64() << d) | (1 << (d - 1)) };
+                (a, pack(self.below(2), exp_a - d, frac))
+            }
+            4 => {
+                let edges = edge_values();
+                let e = edges[self.below(edges.len() as u64) as usize];
+                let other = if self.below(2) == 0 { a } else { edges[self.below(edges.len() as u64) as usize] };
+                if self.below(2) == 0 {
+                    (e, other)
+                } else {
+                    (other, e)
+                }
+            }
+            _ => {
+                let mut near = || {
+                    let exp = [0, 1, 2, 63, 64, 127, 190, 191, 253, 254][self.below(10) as usize];
+                    pack(self.below(2), exp, self.next_u64())
+                };
+                (near(), near())
+            }
+        };
+        Some(pair)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

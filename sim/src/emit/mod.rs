@@ -19,6 +19,7 @@ use askama::Template;
 use crosslane_golden::campaign::campaign;
 use crosslane_golden::Config;
 use crosslane_golden::{Case, Op};
+use crosslane_hdl::fp_unit::{FpUnit, FP_UNITS};
 use rust_hdl::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -48,6 +49,7 @@ pub const CASE_BYTES: usize = 74;
 pub const RESULT_BYTES: usize = 12;
 
 /// One generated file: its path under `generated/` and its contents.
+#[derive(Clone, Debug)]
 pub struct GeneratedFile {
     pub path: PathBuf,
     pub contents: String,
@@ -110,10 +112,14 @@ fn verilog_header(config: Config, components: &[&str]) -> String {
 /// → `op_decode`, `in_ctl` → `controls`, `l3_ctl` → `node_controls`, `l2_cmp` → `window_compare`, `l4_ahead` → `ahead_compare`, `leaf` → `leaf_key`, `l3` → `tree_node`, `format` →
 /// `result_format`) or, for pipeline boundaries, `reg<width>` / `wire<width>`.
 fn component_name(first: &str, text: &str) -> String {
-    let path = first.split_once('$').map_or(first, |(_, path)| path);
+    let (top, path) = first.split_once('$').unwrap_or(("", first));
     let last = path.split('$').rfind(|s| !s.chars().all(|c| c.is_ascii_digit())).unwrap_or(path);
     let is_level = |s: &str| s.strip_prefix('l').is_some_and(|n| n.parse::<usize>().is_ok());
-    let role = if last.ends_with("_dec") {
+    let is_pipe = text.lines().any(|l| l.starts_with("module ") && l.ends_with("(d,q,clock);"));
+    let fp_unit = FP_UNITS.iter().find(|u| u.latencies.iter().any(|&l| u.module(l) == top));
+    let role = if let (Some(unit), false) = (fp_unit, is_pipe) {
+        format!("{}_{last}", unit.name)
+    } else if last.ends_with("_dec") {
         "op_decode".to_string()
     } else if last.strip_suffix("_ctl").is_some_and(is_level) {
         "node_controls".to_string()
@@ -162,6 +168,11 @@ fn component_role(name: &str) -> String {
         "ahead_compare" => "a node's compare made from its four grandchildren (used = 0: off)",
         "tree_node" => "one node of the log-step tree (sum, max with tie mask, and, or, xor)",
         "result_format" => "the root to result_o / mask_o",
+        "f32_add_align" => {
+            "F32Add's first stage: the operands ordered by magnitude, the smaller aligned, the special cases"
+        }
+        "f32_add_normalize" => "F32Add's second stage: the significands added or subtracted, then normalized",
+        "f32_add_round" => "F32Add's last stage: rounded to nearest even and packed, the special results",
         r if r.starts_with("reg") => "a pipeline register",
         r if r.starts_with("wire") => "a pipeline boundary without a register in that configuration",
         _ => "a component",
@@ -174,6 +185,8 @@ fn component_role(name: &str) -> String {
 /// (name, text).
 pub struct Rtl {
     pub tops: Vec<(Config, String)>,
+    /// Each fp unit's top at each of its latencies: (unit, latency, text).
+    pub fp_tops: Vec<(&'static FpUnit, usize, String)>,
     pub components: Vec<(String, String)>,
 }
 
@@ -181,6 +194,18 @@ impl Rtl {
     /// The components `config`'s top instantiates, by name.
     pub fn used_by(&self, config: Config) -> Vec<&str> {
         let Some((_, top)) = self.tops.iter().find(|(c, _)| *c == config) else { return Vec::new() };
+        self.used_in(top)
+    }
+
+    /// The components the top `module` instantiates (a configuration's or
+    /// an fp unit's), by name.
+    pub fn used_by_module(&self, module: &str) -> Vec<&str> {
+        let config = self.tops.iter().find(|(c, _)| c.module() == module).map(|(_, t)| t);
+        let unit = self.fp_tops.iter().find(|(u, l, _)| u.module(*l) == module).map(|(_, _, t)| t);
+        config.or(unit).map_or_else(Vec::new, |top| self.used_in(top))
+    }
+
+    fn used_in(&self, top: &str) -> Vec<&str> {
         self.components
             .iter()
             .map(|(n, _)| n.as_str())
@@ -206,6 +231,16 @@ fn emit_rtl() -> Result<Rtl, String> {
         let emitted = crosslane_hdl::with_unit_stack(|| generate_verilog(&*uut));
         designs.push(postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(&emitted, &module))));
     }
+    let mut fp = Vec::new();
+    for unit in FP_UNITS {
+        for &latency in unit.latencies {
+            let emitted = unit.verilog(latency).ok_or_else(|| format!("{}: no latency {latency}", unit.name))?;
+            designs.push(postpass::zero_extend_casts(&postpass::direct_clocks(&postpass::size_replace_bit(
+                &postpass::rename_top(&emitted, &unit.module(latency)),
+            ))));
+            fp.push((unit, latency));
+        }
+    }
     let refs: Vec<&str> = designs.iter().map(String::as_str).collect();
     let folded = postpass::fold_designs(&refs, component_name)?;
     let mut components = Vec::new();
@@ -224,7 +259,13 @@ fn emit_rtl() -> Result<Rtl, String> {
         top = postpass::continuous_wiring(&top).map_err(|e| format!("{}: {e}", config.module()))?;
         tops.push((config, top));
     }
-    Ok(Rtl { tops, components })
+    let mut fp_tops = Vec::new();
+    for ((unit, latency), top) in fp.into_iter().zip(&folded.tops[Config::ALL.len()..]) {
+        let top = postpass::plain_names(top.trim_start())?;
+        let top = postpass::continuous_wiring(&top).map_err(|e| format!("{}: {e}", unit.module(latency)))?;
+        fp_tops.push((unit, latency, top));
+    }
+    Ok(Rtl { tops, fp_tops, components })
 }
 
 /// The files under `generated/` that `config`'s unit is made of: its top's
@@ -271,6 +312,78 @@ struct TbTemplate {
 #[template(path = "crosslane_reduce_tb_icarus.sv", escape = "none")]
 struct IcarusTemplate {
     header: String,
+}
+
+#[derive(Template)]
+#[template(path = "crosslane_fp_harness.cpp", escape = "none")]
+struct FpHarnessTemplate {
+    header: String,
+    unit: &'static str,
+    wrapper: String,
+    what: &'static str,
+    in_desc: String,
+    in_bytes: usize,
+    out_desc: String,
+    out_bytes: usize,
+    set_inputs: String,
+    get_outputs: String,
+}
+
+/// The Verilator harness of an fp unit, `tb/crosslane_<unit>_harness.cpp`.
+pub fn fp_harness_path(unit: &FpUnit) -> PathBuf {
+    PathBuf::from(format!("tb/crosslane_{}_harness.cpp", unit.name))
+}
+
+fn fp_harness(unit: &FpUnit) -> Result<GeneratedFile, askama::Error> {
+    let desc = |ports: &[(&str, usize)]| -> String {
+        ports.iter().map(|(p, w)| format!("{p} ({w} bits)")).collect::<Vec<_>>().join(", ")
+    };
+    const INDENT: &str = "            ";
+    let mut set = Vec::new();
+    let mut offset = 0;
+    for (p, w) in unit.inputs {
+        let bytes = w.div_ceil(8);
+        if *w <= 64 {
+            let mask = if *w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+            set.push(format!("{INDENT}m.{p} = get(p + {offset}, {bytes}) & 0x{mask:x}ULL;"));
+        } else {
+            for word in 0..w.div_ceil(32) {
+                let n = (bytes - 4 * word).min(4);
+                set.push(format!("{INDENT}m.{p}[{word}] = (uint32_t)get(p + {}, {n});", offset + 4 * word));
+            }
+        }
+        offset += bytes;
+    }
+    let mut get = Vec::new();
+    let mut offset = 0;
+    for (p, w) in unit.outputs {
+        let bytes = w.div_ceil(8);
+        if *w <= 64 {
+            get.push(format!("{INDENT}    put(q + {offset}, {bytes}, m.{p});"));
+        } else {
+            for word in 0..w.div_ceil(32) {
+                let n = (bytes - 4 * word).min(4);
+                get.push(format!("{INDENT}    put(q + {}, {n}, m.{p}[{word}]);", offset + 4 * word));
+            }
+        }
+        offset += bytes;
+    }
+    Ok(GeneratedFile {
+        path: fp_harness_path(unit),
+        contents: FpHarnessTemplate {
+            header: header_line(),
+            unit: unit.name,
+            wrapper: unit.wrapper(),
+            what: unit.what,
+            in_desc: desc(unit.inputs),
+            in_bytes: unit.in_bytes(),
+            out_desc: desc(unit.outputs),
+            out_bytes: unit.out_bytes(),
+            set_inputs: set.join("\n"),
+            get_outputs: get.join("\n"),
+        }
+        .render()?,
+    })
 }
 
 /// A configuration as the testbench templates see it.
@@ -332,9 +445,28 @@ pub fn rtl_files() -> Result<Vec<GeneratedFile>, String> {
             contents: format!("{}`timescale 1ns / 1ps\n{top}\n", verilog_header(*config, &rtl.used_by(*config))),
         });
     }
+    for (unit, latency, top) in &rtl.fp_tops {
+        let module = unit.module(*latency);
+        files.push(GeneratedFile {
+            path: PathBuf::from(format!("rtl/{module}.v")),
+            contents: format!(
+                "{}`timescale 1ns / 1ps\n{top}\n",
+                fp_header(unit, *latency, &rtl.used_by_module(&module))
+            ),
+        });
+    }
+    for unit in FP_UNITS {
+        files.push(GeneratedFile {
+            path: PathBuf::from(format!("rtl/{}.v", unit.wrapper())),
+            contents: fp_wrapper(unit),
+        });
+    }
     for (name, text) in &rtl.components {
-        let users: Vec<String> =
+        let mut users: Vec<String> =
             Config::ALL.into_iter().filter(|c| rtl.used_by(*c).contains(&name.as_str())).map(|c| c.module()).collect();
+        users.extend(
+            rtl.fp_tops.iter().map(|(u, l, _)| u.module(*l)).filter(|m| rtl.used_by_module(m).contains(&name.as_str())),
+        );
         files.push(GeneratedFile {
             path: PathBuf::from(format!("rtl/{name}.v")),
             contents: format!(
@@ -364,6 +496,70 @@ pub fn rtl_files() -> Result<Vec<GeneratedFile>, String> {
     }
     files.push(GeneratedFile { path: PathBuf::from("rtl/crosslane_reduce.vlt"), contents: lint_waivers() });
     Ok(files)
+}
+
+/// The header of an fp unit's top at one latency.
+fn fp_header(unit: &FpUnit, latency: usize, components: &[&str]) -> String {
+    let ports = |ports: &[(&str, usize)]| -> String {
+        ports.iter().map(|(p, w)| format!("{p} [{}:0]", w - 1)).collect::<Vec<_>>().join(", ")
+    };
+    format!(
+        "// {}\n\
+         // {}: {}, emitted by rust-hdl (hdl/src/{}.rs) and post-passed.\n\
+         // Latency {latency}: inputs sampled at rising edge k are on the outputs after rising edge k+{};\n\
+         // one operation a clock. No reset and no valid: a data pipeline (docs/fp-units.md).\n\
+         // Inputs {}; outputs {}.\n\
+         // Instantiates, each in its own file beside this one: {}.\n",
+        header_line(),
+        unit.module(latency),
+        unit.what,
+        unit.name,
+        latency - 1,
+        ports(unit.inputs),
+        ports(unit.outputs),
+        components.join(", ")
+    )
+}
+
+/// `crosslane_<unit> #(.LATENCY(n))`: an fp unit with its latency a parameter.
+fn fp_wrapper(unit: &FpUnit) -> String {
+    let name = unit.wrapper();
+    let list = unit.latencies.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ");
+    let mut v = format!(
+        "// {}\n// {name}: {}, its latency a parameter: LATENCY = {list}\n\
+         // (default {}; {name}_l<LATENCY>.v). Any other LATENCY drives nothing and stops a simulation.\n\
+         `timescale 1ns / 1ps\nmodule {name} #(\n    parameter integer LATENCY = {}\n) (\n    input  wire        clk_i",
+        header_line(),
+        unit.what,
+        unit.default_latency,
+        unit.default_latency
+    );
+    let port = |dir: &str, (p, w): &(&str, usize)| format!(",\n    {dir} wire [{}:0] {p}", w - 1);
+    for p in unit.inputs {
+        v.push_str(&port("input ", p));
+    }
+    for p in unit.outputs {
+        v.push_str(&port("output", p));
+    }
+    v.push_str("\n);\n    generate\n");
+    let conns: Vec<String> = std::iter::once("clk_i".to_string())
+        .chain(unit.inputs.iter().chain(unit.outputs).map(|(p, _)| p.to_string()))
+        .map(|p| format!(".{p}({p})"))
+        .collect();
+    for (i, l) in unit.latencies.iter().enumerate() {
+        let kw = if i == 0 { "if" } else { "else if" };
+        v.push_str(&format!(
+            "        {kw} (LATENCY == {l}) begin : g_latency{l}\n            {} u_unit ({});\n        end\n",
+            unit.module(*l),
+            conns.join(", ")
+        ));
+    }
+    v.push_str(&format!(
+        "        else begin : g_bad_latency\n            initial begin\n\
+         \x20               $display(\"{name}: LATENCY = %0d: not built (LATENCY {list})\", LATENCY);\n\
+         \x20               $finish;\n            end\n        end\n    endgenerate\nendmodule\n"
+    ));
+    v
 }
 
 /// The op codes as named constants (`OP_RADD_2NX8`, …), the op-select
@@ -444,7 +640,7 @@ fn wrapper() -> String {
 /// The testbench and its two harnesses (without the vector file).
 pub fn tb_sources() -> Result<Vec<GeneratedFile>, askama::Error> {
     let header = header_line();
-    Ok(vec![
+    Ok([
         GeneratedFile {
             path: PathBuf::from("tb/crosslane_reduce_tb.sv"),
             contents: TbTemplate {
@@ -471,7 +667,10 @@ pub fn tb_sources() -> Result<Vec<GeneratedFile>, askama::Error> {
             }
             .render()?,
         },
-    ])
+    ]
+    .into_iter()
+    .chain(FP_UNITS.iter().map(fp_harness).collect::<Result<Vec<_>, _>>()?)
+    .collect())
 }
 
 /// The FuseSoC core of the generated RTL (`generated/crosslane.core`): every

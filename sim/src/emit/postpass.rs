@@ -107,6 +107,15 @@ fn declared_widths(verilog: &str) -> std::collections::HashMap<String, usize> {
         let name = name.trim().trim_end_matches(';').trim();
         widths.insert(name.to_string(), width);
     }
+    // Constants: `localparam  name = W'h…;`.
+    for line in verilog.lines() {
+        let Some((name, value)) = line.trim().strip_prefix("localparam ").and_then(|r| r.split_once(" = ")) else {
+            continue;
+        };
+        if let Some(Ok(w)) = value.split_once('\'').map(|(w, _)| w.trim().parse::<usize>()) {
+            widths.insert(name.trim().to_string(), w);
+        }
+    }
     widths
 }
 
@@ -148,6 +157,71 @@ fn rewrite_one(s: &str, widths: &std::collections::HashMap<String, usize>) -> Op
         format!("({sig} & ~({{{{{pad}{{1'b0}}}}, 1'b1}} << ({idx})) | ({{{{{pad}{{1'b0}}}}, {val}}} << ({idx})))"),
         consumed,
     ))
+}
+
+/// rust-hdl emits `bit_cast::<M, N>(x)` as `((x) & M'hff…)`: the AND
+/// widens `x` by context (Verilator's WIDTH warning). The pass writes the
+/// zero extension out, `{{(M − N) zeros}, x}` (or `x` when the widths are
+/// equal), where `x` is a signal or a constant part select (`s[(k)+:(n)]`)
+/// whose width it can read from the module's declarations; any other cast
+/// is left as it is (and lint names it). The same value.
+pub fn zero_extend_casts(verilog: &str) -> String {
+    let mut out = String::with_capacity(verilog.len());
+    // Module by module: the same name may be declared at other widths elsewhere.
+    for module in verilog.split_inclusive("endmodule") {
+        let widths = declared_widths(module);
+        let mut rest = module;
+        while let Some(pos) = rest.find("((") {
+            out.push_str(&rest[..pos]);
+            rest = &rest[pos..];
+            match zero_extension(rest, &widths) {
+                Some((text, consumed)) => {
+                    out.push_str(&text);
+                    rest = &rest[consumed..];
+                }
+                None => {
+                    out.push('(');
+                    rest = &rest[1..];
+                }
+            }
+        }
+        out.push_str(rest);
+    }
+    out
+}
+
+/// At `s` (starting `((`): a cast `((x) & M'h<M ones>)` and its rewrite.
+fn zero_extension(s: &str, widths: &std::collections::HashMap<String, usize>) -> Option<(String, usize)> {
+    let inner_len = balanced(&s[2..])? + 1;
+    let x = &s[2..1 + inner_len];
+    let after = s[1 + inner_len..].strip_prefix(") & ")?;
+    let (m, after) = after.split_once("'h")?;
+    let m: usize = m.parse().ok()?;
+    let hex_len = after.find(|c: char| !c.is_ascii_hexdigit())?;
+    let hex = &after[..hex_len];
+    let ones = u128::from_str_radix(hex, 16).ok()?;
+    if m == 0 || m > 128 || ones.count_ones() as usize != m || ones.checked_add(1)?.count_ones() != 1 {
+        return None;
+    }
+    after[hex_len..].strip_prefix(')')?;
+    let ident = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let n = if ident(x) {
+        *widths.get(x)?
+    } else {
+        // s[(32'hK)+:(N)]
+        let (name, sel) = x.split_once("[(")?;
+        let (_, n) = sel.strip_suffix(")]")?.split_once(")+:(")?;
+        if !ident(name) || !widths.contains_key(name) {
+            return None;
+        }
+        n.parse().ok()?
+    };
+    let consumed = s.len() - after[hex_len + 1..].len();
+    match n.cmp(&m) {
+        std::cmp::Ordering::Equal => Some((x.to_string(), consumed)),
+        std::cmp::Ordering::Less => Some((format!("{{{}'b0, {x}}}", m - n), consumed)),
+        std::cmp::Ordering::Greater => None,
+    }
 }
 
 /// Widen the shifted operands of rust-hdl's replace_bit to their target's width.
@@ -515,6 +589,26 @@ pub fn counts(verilog: &str) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn zero_extend_casts_writes_the_extension_out() {
+        let v = "module m(a,b);\n    input wire  [7:0] a;\n    reg  [30:0] w;\n    reg  [31:0] b;\n    always @(*) begin\n        \
+                 w = ((a) & 31'h7fffffff) | ((b[(32'h3)+:(23)]) & 31'h7fffffff);\n        b = ((b) & 32'hffffffff);\n        \
+                 w = ((a) & 31'h7ffffffe);\n        w = ((a + a) & 31'h7fffffff);\n    end\nendmodule\n";
+        let out = super::zero_extend_casts(v);
+        assert!(out.contains("w = {23'b0, a} | {8'b0, b[(32'h3)+:(23)]};"), "{out}");
+        assert!(out.contains("b = b;"), "{out}");
+        // Not all ones, or not a signal: left as they are.
+        assert!(out.contains("w = ((a) & 31'h7ffffffe);"), "{out}");
+        assert!(out.contains("w = ((a + a) & 31'h7fffffff);"), "{out}");
+    }
+
+    #[test]
+    fn zero_extend_casts_reads_widths_module_by_module() {
+        let v = "module m(a);\n    input wire  [7:0] a;\nendmodule\nmodule n(a);\n    input wire  [15:0] a;\n    \
+                 assign x = ((a) & 32'hffffffff);\nendmodule\n";
+        assert!(super::zero_extend_casts(v).contains("x = {16'b0, a};"));
+    }
+
     use super::*;
 
     #[test]

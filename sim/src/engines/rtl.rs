@@ -143,43 +143,69 @@ pub fn build_files_form(
     fast: bool,
     files: Vec<GeneratedFile>,
 ) -> Result<Build, EngineError> {
-    static BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _guard = BUILD_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     available(sim)?;
     let every = format!("{}{}", config.every(), if fast { "-fast" } else { "" });
-    let mut parts: Vec<&[u8]> = vec![sim.name().as_bytes(), every.as_bytes()];
-    for f in &files {
+    let built = cached_build(sim.name(), every.as_bytes(), &files, sim.entry(), |tmp| {
+        build_command(sim, config, fast, tmp, &files)
+    })?;
+    Ok(Build { sim, config, fast, dir: built.dir, exe: built.exe, build_secs: built.build_secs, cached: built.cached })
+}
+
+/// A build in the cache: its directory, the file that runs it, the seconds
+/// it took (0 when it was found in the cache).
+pub struct Cached {
+    pub dir: PathBuf,
+    pub exe: PathBuf,
+    pub build_secs: f64,
+    pub cached: bool,
+}
+
+/// Build `files` with the command `command(dir)` gives (run with the files
+/// written under `dir`), or find the build in the cache under a key of
+/// `tool`, `variant` and the files' paths and contents. `entry` is the file
+/// the build makes, relative to `dir`. Builds in one process run one at a
+/// time, so concurrent callers share one build; concurrent processes each
+/// build in a private directory and the first to finish is kept.
+pub fn cached_build(
+    tool: &str,
+    variant: &[u8],
+    files: &[GeneratedFile],
+    entry: &str,
+    command: impl FnOnce(&Path) -> Command,
+) -> Result<Cached, EngineError> {
+    static BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = BUILD_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut parts: Vec<&[u8]> = vec![tool.as_bytes(), variant];
+    for f in files {
         parts.push(f.path.as_os_str().as_encoded_bytes());
         parts.push(f.contents.as_bytes());
     }
     let key = fnv1a(&parts);
     let root = cache_root();
-    let dir = root.join(format!("{}-{key:016x}", sim.name()));
-    let exe = dir.join(sim.entry());
+    let dir = root.join(format!("{tool}-{key:016x}"));
+    let exe = dir.join(entry);
     if exe.is_file() {
-        return Ok(Build { sim, config, fast, dir, exe, build_secs: 0.0, cached: true });
+        return Ok(Cached { dir, exe, build_secs: 0.0, cached: true });
     }
     // Build in a private directory and rename it into place when complete.
-    let tmp = root.join(format!("{}-{key:016x}.tmp-{}", sim.name(), std::process::id()));
+    let tmp = root.join(format!("{tool}-{key:016x}.tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    for f in &files {
+    for f in files {
         write_atomic(&tmp.join(&f.path), f.contents.as_bytes()).map_err(EngineError)?;
     }
     let start = Instant::now();
-    let out = build_command(sim, config, fast, &tmp, &files)
-        .output()
-        .map_err(|e| EngineError(format!("engine '{}' could not start the build: {e}", sim.name())))?;
+    let out =
+        command(&tmp).output().map_err(|e| EngineError(format!("engine '{tool}' could not start the build: {e}")))?;
     let build_secs = start.elapsed().as_secs_f64();
     if !out.status.success() {
         let log = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(EngineError(format!("{} build failed:\n{}", sim.name(), tail(&log, 40))));
+        return Err(EngineError(format!("{tool} build failed:\n{}", tail(&log, 40))));
     }
     // Verilator bakes its object directory into nothing we run again, so
     // the built tree can move.
-    let tmp_exe = tmp.join(sim.entry());
-    if !tmp_exe.is_file() {
-        return Err(EngineError(format!("{} build produced no {}", sim.name(), sim.entry())));
+    if !tmp.join(entry).is_file() {
+        return Err(EngineError(format!("{tool} build produced no {entry}")));
     }
     match std::fs::rename(&tmp, &dir) {
         Ok(()) => {}
@@ -189,7 +215,7 @@ pub fn build_files_form(
         }
         Err(e) => return Err(EngineError(format!("cannot move the build into {}: {e}", dir.display()))),
     }
-    Ok(Build { sim, config, fast, dir, exe, build_secs, cached: false })
+    Ok(Cached { dir, exe, build_secs, cached: false })
 }
 
 /// What a self-checking testbench run printed and decided.

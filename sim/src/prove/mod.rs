@@ -21,6 +21,7 @@
 //! checks against the golden model.
 
 pub mod aig;
+pub mod fp;
 pub mod replay;
 pub mod sound;
 pub mod unroll;

@@ -80,14 +80,19 @@ fn src(cell: &serde_json::Value) -> String {
 /// state is not all rising-edge `$dff`s on `clk_i`, or whose ports are not
 /// the contract's.
 pub fn check_netlist(json: &str, top: &str) -> Result<(), String> {
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("yosys wrote JSON that does not parse: {e}"))?;
-    let m = &v["modules"][top];
-    let ports = m["ports"].as_object().ok_or_else(|| format!("yosys' JSON has no module {top}"))?;
     let contract: Vec<(&str, usize, &str)> = std::iter::once(("clk_i", 1, "input"))
         .chain(INPUTS.iter().map(|&(n, w)| (n, w, "input")))
         .chain(OUTPUTS.iter().map(|&(n, w)| (n, w, "output")))
         .collect();
+    check_netlist_ports(json, top, &contract)
+}
+
+/// [`check_netlist`] against another contract: (port, width, direction).
+pub fn check_netlist_ports(json: &str, top: &str, contract: &[(&str, usize, &str)]) -> Result<(), String> {
+    let v: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("yosys wrote JSON that does not parse: {e}"))?;
+    let m = &v["modules"][top];
+    let ports = m["ports"].as_object().ok_or_else(|| format!("yosys' JSON has no module {top}"))?;
     for (name, port) in ports {
         let Some(&(_, width, dir)) = contract.iter().find(|c| c.0 == name) else {
             return Err(format!("{top} has a port {name} the contract does not: the proof would leave it free"));
@@ -103,7 +108,7 @@ pub fn check_netlist(json: &str, top: &str) -> Result<(), String> {
             ));
         }
     }
-    for (name, width, _) in &contract {
+    for (name, width, _) in contract {
         if !ports.contains_key(*name) {
             return Err(format!("{top} has no port {name} [{width}]"));
         }

@@ -1,0 +1,566 @@
+//! `crosslane prove --fp`: each fp unit's emitted Verilog, built under
+//! Verilator with its generated harness (`generated/tb/crosslane_<unit>_harness.cpp`),
+//! run on every vector of its edge set and on random vectors, each result
+//! compared by bits with golden's arithmetic (docs/fp-units.md).
+//!
+//! The vectors stream through the simulation: one thread makes them and
+//! writes them to the harness, another reads the results and compares each
+//! with golden's, so a campaign of 10^9 vectors needs no memory for them.
+//! A run that checked no vector, or whose simulation answered fewer results
+//! than it was sent, is an error, never a pass.
+
+use crate::emit::{self, GeneratedFile};
+use crate::engines::rtl::{cached_build, Cached};
+use crate::tools::{generated_dir, require};
+use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
+use crosslane_hdl::fp_unit::FpUnit;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Records a chunk of the stream holds.
+const CHUNK: usize = 1 << 16;
+
+/// One vector the unit got wrong: its inputs, the unit's outputs and golden's,
+/// each port's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    pub inputs: Vec<u64>,
+    pub got: Vec<u64>,
+    pub want: Vec<u64>,
+}
+
+/// What a check of one unit at one latency found.
+#[derive(Clone, Debug)]
+pub struct FpCheck {
+    pub unit: &'static FpUnit,
+    pub latency: usize,
+    /// Vectors compared (the edge set and the random ones).
+    pub vectors: u64,
+    /// Of them, the edge set's (every pair of edge values, …).
+    pub edge_vectors: u64,
+    pub mismatches: u64,
+    /// The first vector that mismatched.
+    pub first: Option<Mismatch>,
+    pub secs: f64,
+    pub build_secs: f64,
+}
+
+impl FpCheck {
+    pub fn passed(&self) -> bool {
+        self.mismatches == 0 && self.vectors > 0
+    }
+
+    /// One line: the unit, latency, and what was checked or the counterexample.
+    pub fn line(&self) -> String {
+        let what = format!("crosslane_{}_l{} on Verilator", self.unit.name, self.latency);
+        match &self.first {
+            None => format!(
+                "{what}: {} vectors checked ({} edge, {} random), 0 mismatches, {:.1} s",
+                self.vectors,
+                self.edge_vectors,
+                self.vectors - self.edge_vectors,
+                self.secs
+            ),
+            Some(m) => format!(
+                "{what}: {} mismatches in {} vectors; counterexample: {} gave {}, golden {}",
+                self.mismatches,
+                self.vectors,
+                ports(self.unit.inputs, &m.inputs),
+                ports(self.unit.outputs, &m.got),
+                ports(self.unit.outputs, &m.want)
+            ),
+        }
+    }
+}
+
+fn ports(names: &[(&str, usize)], values: &[u64]) -> String {
+    names
+        .iter()
+        .zip(values)
+        .map(|((n, w), v)| format!("{n}={v:0width$x}", width = w.div_ceil(4)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Split a record into its ports' values (ports of at most 64 bits).
+fn values(ports: &[(&str, usize)], record: &[u8]) -> Vec<u64> {
+    let mut at = 0;
+    ports
+        .iter()
+        .map(|(_, w)| {
+            let n = w.div_ceil(8);
+            let v = record[at..at + n].iter().rev().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+            at += n;
+            v
+        })
+        .collect()
+}
+
+/// A unit's vectors and its golden model, as records.
+trait Model: Send {
+    /// The edge set's size (it comes first).
+    fn edges(&self) -> u64;
+    /// Write the next record into `rec`; false when none is left.
+    fn next(&mut self, rec: &mut [u8]) -> bool;
+    /// Golden's result of `rec`.
+    fn golden(rec: &[u8], out: &mut [u8])
+    where
+        Self: Sized;
+}
+
+/// F32Add: every pair of [`edge_values`], then `random` of [`OperandPairs`].
+struct AddVectors {
+    edges: Vec<(u32, u32)>,
+    at: usize,
+    random: OperandPairs,
+    left: u64,
+}
+
+impl AddVectors {
+    fn new(random: u64, seed: u64) -> Self {
+        let e = edge_values();
+        let edges = e.iter().flat_map(|&a| e.iter().map(move |&b| (a, b))).collect();
+        AddVectors { edges, at: 0, random: OperandPairs::new(seed), left: random }
+    }
+}
+
+impl Model for AddVectors {
+    fn edges(&self) -> u64 {
+        self.edges.len() as u64
+    }
+
+    fn next(&mut self, rec: &mut [u8]) -> bool {
+        let (a, b) = if self.at < self.edges.len() {
+            self.at += 1;
+            self.edges[self.at - 1]
+        } else if self.left > 0 {
+            self.left -= 1;
+            match self.random.next() {
+                Some(p) => p,
+                None => return false,
+            }
+        } else {
+            return false;
+        };
+        rec[..4].copy_from_slice(&a.to_le_bytes());
+        rec[4..8].copy_from_slice(&b.to_le_bytes());
+        true
+    }
+
+    fn golden(rec: &[u8], out: &mut [u8]) {
+        let word = |i: usize| f32::from_bits(u32::from_le_bytes([rec[i], rec[i + 1], rec[i + 2], rec[i + 3]]));
+        out[..4].copy_from_slice(&fp::add(word(0), word(4)).to_bits().to_le_bytes());
+    }
+}
+
+/// The files the harness of `unit` builds from: the unit's RTL (the
+/// wrapper, each latency's top and their components, as checked in unless
+/// `rtl` replaces some of them: tests plant bugs this way) and its harness.
+pub fn sources(unit: &FpUnit) -> Result<Vec<GeneratedFile>, String> {
+    let rtl = emit::emitted()?;
+    let mut names = vec![unit.wrapper()];
+    for &l in unit.latencies {
+        names.push(unit.module(l));
+        names.extend(rtl.used_by_module(&unit.module(l)).into_iter().map(str::to_string));
+    }
+    names.sort();
+    names.dedup();
+    let root = generated_dir();
+    let mut paths: Vec<PathBuf> = names.iter().map(|n| PathBuf::from(format!("rtl/{n}.v"))).collect();
+    paths.push(emit::fp_harness_path(unit));
+    // The checked-in files, which must be the generator's (a simulator never
+    // runs other RTL than generated/'s).
+    let checked = emit::checked_in()?;
+    paths
+        .into_iter()
+        .map(|p| {
+            checked
+                .iter()
+                .find(|f| f.path == p)
+                .cloned()
+                .ok_or_else(|| format!("{}: not a generated file", root.join(&p).display()))
+        })
+        .collect()
+}
+
+/// Build (or find in the cache) the Verilator harness of `unit` at `latency` over `files`.
+pub fn build(unit: &FpUnit, latency: usize, files: &[GeneratedFile]) -> Result<Cached, String> {
+    require("crosslane prove --fp", &["verilator"], "verilator")?;
+    let top = unit.wrapper();
+    let variant = format!("{}-l{latency}", unit.name);
+    cached_build("verilator-fp", variant.as_bytes(), files, "harness", |dir| {
+        let mut c = Command::new("verilator");
+        c.args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+            .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", &top])
+            .arg(format!("-GLATENCY={latency}"))
+            .arg("-Mdir")
+            .arg(dir.join("obj"))
+            .arg("-o")
+            .arg(dir.join("harness"))
+            .args(
+                files
+                    .iter()
+                    .filter(|f| f.path.extension().is_some_and(|e| e == "v" || e == "cpp"))
+                    .map(|f| dir.join(&f.path)),
+            )
+            .args(["-CFLAGS", &format!("-O2 -DLATENCY={latency}")]);
+        c
+    })
+    .map_err(|e| e.0)
+}
+
+/// Check `unit` at `latency`: its edge set and `random` random vectors
+/// from `seed`, on the checked-in RTL or on `files` (from [`sources`], some
+/// of them changed).
+pub fn check(
+    unit: &'static FpUnit,
+    latency: usize,
+    random: u64,
+    seed: u64,
+    files: Option<Vec<GeneratedFile>>,
+) -> Result<FpCheck, String> {
+    if !unit.latencies.contains(&latency) {
+        return Err(format!("{}: no latency {latency} (built: {:?})", unit.name, unit.latencies));
+    }
+    let files = match files {
+        Some(f) => f,
+        None => sources(unit)?,
+    };
+    let built = build(unit, latency, &files)?;
+    let start = Instant::now();
+    let (vectors, edge_vectors, mismatches, first) = match unit.name {
+        "f32_add" => stream(unit, &built, AddVectors::new(random, seed))?,
+        other => return Err(format!("no golden model is wired for fp unit {other}")),
+    };
+    Ok(FpCheck {
+        unit,
+        latency,
+        vectors,
+        edge_vectors,
+        mismatches,
+        first,
+        secs: start.elapsed().as_secs_f64(),
+        build_secs: built.build_secs,
+    })
+}
+
+/// Run the harness on `model`'s vectors; (vectors, edge vectors, mismatches, the first).
+fn stream<M: Model + 'static>(
+    unit: &FpUnit,
+    built: &Cached,
+    mut model: M,
+) -> Result<(u64, u64, u64, Option<Mismatch>), String> {
+    let (in_bytes, out_bytes) = (unit.in_bytes(), unit.out_bytes());
+    let edge_vectors = model.edges();
+    let mut child = Command::new(&built.exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", built.exe.display()))?;
+    let stdin = child.stdin.take().ok_or("the harness has no stdin")?;
+    let stdout = child.stdout.take().ok_or("the harness has no stdout")?;
+    // Chunks go to the harness and, through a bounded channel, to the comparer.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(4);
+    let writer = std::thread::spawn(move || -> Result<(), String> {
+        let mut out = BufWriter::with_capacity(1 << 20, stdin);
+        loop {
+            let mut chunk = vec![0u8; CHUNK * in_bytes];
+            let mut n = 0;
+            while n < CHUNK && model.next(&mut chunk[n * in_bytes..(n + 1) * in_bytes]) {
+                n += 1;
+            }
+            chunk.truncate(n * in_bytes);
+            if n > 0 {
+                out.write_all(&chunk).map_err(|e| format!("writing to the harness: {e}"))?;
+                if tx.send(chunk).is_err() {
+                    return Ok(());
+                }
+            }
+            if n < CHUNK {
+                return out.flush().map_err(|e| format!("writing to the harness: {e}"));
+            }
+        }
+    });
+    let mut reader = BufReader::with_capacity(1 << 20, stdout);
+    let (mut vectors, mut mismatches, mut first) = (0u64, 0u64, None);
+    let mut got = vec![0u8; CHUNK * out_bytes];
+    let mut want = vec![0u8; out_bytes];
+    let mut short = None;
+    for chunk in rx {
+        let n = chunk.len() / in_bytes;
+        if let Err(e) = reader.read_exact(&mut got[..n * out_bytes]) {
+            short = Some(format!("the harness answered fewer results than it was sent vectors ({e})"));
+            break;
+        }
+        for i in 0..n {
+            let rec = &chunk[i * in_bytes..(i + 1) * in_bytes];
+            let res = &got[i * out_bytes..(i + 1) * out_bytes];
+            M::golden(rec, &mut want);
+            if res != want.as_slice() {
+                mismatches += 1;
+                if first.is_none() {
+                    first = Some(Mismatch {
+                        inputs: values(unit.inputs, rec),
+                        got: values(unit.outputs, res),
+                        want: values(unit.outputs, &want),
+                    });
+                }
+            }
+        }
+        vectors += n as u64;
+    }
+    let written = writer.join().map_err(|_| "the vector writer panicked".to_string())?;
+    let mut rest = Vec::new();
+    let _ = reader.read_to_end(&mut rest);
+    let out = child.wait_with_output().map_err(|e| format!("waiting for the harness: {e}"))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(e) = short {
+        return Err(format!("{e}; harness: {stderr}"));
+    }
+    written?;
+    if !out.status.success() {
+        return Err(format!("the harness exited with {}: {stderr}", out.status));
+    }
+    if !rest.is_empty() {
+        return Err(format!("the harness answered {} bytes more than it was sent vectors", rest.len()));
+    }
+    if vectors == 0 {
+        return Err("no vector was checked".into());
+    }
+    Ok((vectors, edge_vectors, mismatches, first))
+}
+
+/// What the SMT proof of a unit at a latency found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SmtVerdict {
+    /// Equal to the reference for every input.
+    Proven,
+    /// The solver's counterexample: inputs, the RTL's outputs, golden's outputs.
+    Counterexample(Mismatch),
+    /// The solver did not finish within the time given.
+    Timeout,
+}
+
+/// The SMT proof of one unit at one latency.
+#[derive(Clone, Debug)]
+pub struct SmtProof {
+    pub unit: &'static FpUnit,
+    pub latency: usize,
+    pub verdict: SmtVerdict,
+    pub secs: f64,
+}
+
+impl SmtProof {
+    pub fn line(&self) -> String {
+        let what = format!("crosslane_{}_l{}", self.unit.name, self.latency);
+        match &self.verdict {
+            SmtVerdict::Proven => format!(
+                "{what}: proven equal to {} for every input, bitwuzla, {:.1} s",
+                smt_reference_name(self.unit),
+                self.secs
+            ),
+            SmtVerdict::Timeout => format!("{what}: not proven within the time limit ({:.0} s)", self.secs),
+            SmtVerdict::Counterexample(m) => format!(
+                "{what}: counterexample: {} gave {}, golden {}",
+                ports(self.unit.inputs, &m.inputs),
+                ports(self.unit.outputs, &m.got),
+                ports(self.unit.outputs, &m.want)
+            ),
+        }
+    }
+}
+
+fn smt_reference_name(unit: &FpUnit) -> &'static str {
+    match unit.name {
+        "f32_add" => "SMT-LIB's (fp.add RNE a b), a NaN result as 7fc00000,",
+        _ => "its SMT-LIB reference",
+    }
+}
+
+/// The reference of a unit in SMT-LIB: a Bool over its inputs and outputs
+/// (named as its ports) that holds when the outputs are right. `None` for a
+/// unit without one.
+fn smt_reference(unit: &FpUnit) -> Option<&'static str> {
+    match unit.name {
+        // Floats compare by bits: `=` on FloatingPoint is identity (+0 and −0
+        // differ, and a non-NaN never equals a NaN); every NaN result is the
+        // canonical quiet NaN (D50).
+        "f32_add" => Some(
+            "(let ((s (fp.add RNE ((_ to_fp 8 24) a_i) ((_ to_fp 8 24) b_i)))) \
+             (ite (fp.isNaN s) (= sum_o #x7fc00000) (= ((_ to_fp 8 24) sum_o) s)))",
+        ),
+        _ => None,
+    }
+}
+
+/// The Python program that runs bitwuzla on an SMT-LIB file (its argument)
+/// and prints what the solver printed (`sat` / `unsat` and `get-value`'s model).
+const BITWUZLA: &str = "import sys, bitwuzla as bw\n\
+opts = bw.Options()\n\
+opts.set(bw.Option.PRODUCE_MODELS, True)\n\
+bw.Parser(bw.TermManager(), opts).parse(sys.argv[1])\n";
+
+/// The Python that has bitwuzla: $CROSSLANE_PYTHON, else ./dev's venv
+/// (the workspace's target/py), else python3.
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("CROSSLANE_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/py/bin/python");
+    if venv.is_file() {
+        venv
+    } else {
+        PathBuf::from("python3")
+    }
+}
+
+/// Whether the SMT proof's solver can run: bitwuzla's Python module.
+pub fn smt_available() -> Result<(), String> {
+    let py = python();
+    match Command::new(&py).args(["-c", "import bitwuzla"]).output() {
+        Ok(o) if o.status.success() => Ok(()),
+        _ => Err(format!("bitwuzla is not importable by {} (pip install bitwuzla; ./dev python does)", py.display())),
+    }
+}
+
+/// Prove `unit` at `latency` equal to its SMT-LIB reference: yosys reads its
+/// RTL (`files`, from [`sources`]) and writes it as an SMT-LIB transition
+/// system (`write_smt2`); the miter chains `latency` transitions from a free
+/// state, the inputs free at the first, and asks for outputs after the
+/// last that the reference does not allow. RTL the model would read
+/// otherwise than a simulator (a flop not a plain rising-edge `$dff` on
+/// `clk_i`, an incomplete sensitivity list, …) is refused ([`super::sound`]).
+pub fn smt_prove(
+    unit: &'static FpUnit,
+    latency: usize,
+    files: &[GeneratedFile],
+    limit: std::time::Duration,
+) -> Result<SmtProof, String> {
+    let reference = smt_reference(unit).ok_or_else(|| format!("{}: no SMT-LIB reference", unit.name))?;
+    require("crosslane prove --fp --smt", &["yosys"], "yosys")?;
+    smt_available()?;
+    let module = unit.module(latency);
+    let text: Vec<(String, String)> = files
+        .iter()
+        .filter(|f| f.path.extension().is_some_and(|e| e == "v"))
+        .map(|f| (f.path.display().to_string(), f.contents.clone()))
+        .collect();
+    super::sound::check_text(&text)?;
+    let key =
+        crate::tools::fnv1a(&[module.as_bytes(), text.iter().map(|(_, t)| t.as_str()).collect::<String>().as_bytes()]);
+    let dir = crate::tools::cache_root().join(format!("fp-smt-{module}-{key:016x}"));
+    let mut paths = Vec::new();
+    for f in files.iter().filter(|f| f.path.extension().is_some_and(|e| e == "v")) {
+        let p = dir.join(&f.path);
+        crate::tools::write_atomic(&p, f.contents.as_bytes())?;
+        paths.push(p.display().to_string());
+    }
+    let (json, smt2) = (dir.join("netlist.json"), dir.join("model.smt2"));
+    let script = format!(
+        "read_verilog {}; hierarchy -check -top {module}; proc; flatten; opt -nosdff -nodffe; opt_clean; \
+         write_json {}; write_smt2 -wires {}",
+        paths.join(" "),
+        json.display(),
+        smt2.display()
+    );
+    let out =
+        Command::new("yosys").args(["-q", "-p", &script]).output().map_err(|e| format!("cannot run yosys: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("yosys: {}", crate::tools::tail(&String::from_utf8_lossy(&out.stdout), 20)));
+    }
+    let contract: Vec<(&str, usize, &str)> = std::iter::once(("clk_i", 1, "input"))
+        .chain(unit.inputs.iter().map(|&(n, w)| (n, w, "input")))
+        .chain(unit.outputs.iter().map(|&(n, w)| (n, w, "output")))
+        .collect();
+    let netlist = std::fs::read_to_string(&json).map_err(|e| format!("{}: {e}", json.display()))?;
+    super::sound::check_netlist_ports(&netlist, &module, &contract)?;
+    let model = std::fs::read_to_string(&smt2).map_err(|e| format!("{}: {e}", smt2.display()))?;
+    let miter = dir.join("miter.smt2");
+    crate::tools::write_atomic(&miter, smt_miter(unit, &module, latency, &model, reference).as_bytes())?;
+    let start = Instant::now();
+    let mut cmd = Command::new(python());
+    cmd.args(["-c", BITWUZLA]).arg(&miter);
+    let out = crate::tools::run_limited(&mut cmd, limit)?;
+    let secs = start.elapsed().as_secs_f64();
+    let Some(out) = out else {
+        return Ok(SmtProof { unit, latency, verdict: SmtVerdict::Timeout, secs });
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "bitwuzla (through {}): {}{}",
+            python().display(),
+            crate::tools::tail(&String::from_utf8_lossy(&out.stderr), 10),
+            crate::tools::tail(&stdout, 10)
+        ));
+    }
+    let verdict = match stdout.lines().next().map(str::trim) {
+        Some("unsat") => SmtVerdict::Proven,
+        Some("sat") => {
+            let inputs: Vec<u64> =
+                unit.inputs.iter().map(|(p, _)| model_value(&stdout, p)).collect::<Result<_, _>>()?;
+            let got: Vec<u64> = unit.outputs.iter().map(|(p, _)| model_value(&stdout, p)).collect::<Result<_, _>>()?;
+            let mut rec = Vec::new();
+            for ((_, w), v) in unit.inputs.iter().zip(&inputs) {
+                rec.extend_from_slice(&v.to_le_bytes()[..w.div_ceil(8)]);
+            }
+            let mut want = vec![0u8; unit.out_bytes()];
+            match unit.name {
+                "f32_add" => AddVectors::golden(&rec, &mut want),
+                other => return Err(format!("no golden model is wired for fp unit {other}")),
+            }
+            let want = values(unit.outputs, &want);
+            if want == got {
+                return Err(format!(
+                    "the solver's counterexample {} gives golden's own result {}: the reference and golden disagree",
+                    ports(unit.inputs, &inputs),
+                    ports(unit.outputs, &got)
+                ));
+            }
+            SmtVerdict::Counterexample(Mismatch { inputs, got, want })
+        }
+        other => return Err(format!("bitwuzla answered {other:?}")),
+    };
+    Ok(SmtProof { unit, latency, verdict, secs })
+}
+
+/// The miter: yosys' model, `latency + 1` states chained by its transition
+/// relation, the inputs at the first, the outputs at the last.
+fn smt_miter(unit: &FpUnit, module: &str, latency: usize, model: &str, reference: &str) -> String {
+    let mut m = String::from("(set-logic ALL)\n");
+    m.push_str(model);
+    for k in 0..=latency {
+        m.push_str(&format!("(declare-fun s{k} () |{module}_s|)\n(assert (|{module}_h| s{k}))\n"));
+    }
+    for k in 1..=latency {
+        m.push_str(&format!("(assert (|{module}_t| s{} s{k}))\n", k - 1));
+    }
+    let mut names = Vec::new();
+    for (p, w) in unit.inputs {
+        m.push_str(&format!("(define-fun {p} () (_ BitVec {w}) (|{module}_n {p}| s0))\n"));
+        names.push(*p);
+    }
+    for (p, w) in unit.outputs {
+        m.push_str(&format!("(define-fun {p} () (_ BitVec {w}) (|{module}_n {p}| s{latency}))\n"));
+        names.push(*p);
+    }
+    m.push_str(&format!("(assert (not {reference}))\n(check-sat)\n(get-value ({}))\n", names.join(" ")));
+    m
+}
+
+/// A port's value in bitwuzla's `get-value` answer (`((a_i #b0101…) …)`).
+fn model_value(answer: &str, port: &str) -> Result<u64, String> {
+    let at = answer.find(&format!("({port} ")).ok_or_else(|| format!("the model has no {port}: {answer}"))?;
+    let rest = &answer[at + port.len() + 2..];
+    let lit = rest.split(|c: char| c == ')' || c.is_whitespace()).next().unwrap_or("");
+    if let Some(b) = lit.strip_prefix("#b") {
+        u64::from_str_radix(b, 2).map_err(|e| format!("{port} = {lit}: {e}"))
+    } else if let Some(h) = lit.strip_prefix("#x") {
+        u64::from_str_radix(h, 16).map_err(|e| format!("{port} = {lit}: {e}"))
+    } else {
+        Err(format!("{port} = {lit}: not a bit-vector literal"))
+    }
+}
