@@ -58,15 +58,35 @@ pub fn record_bytes(ports: &[(&str, usize)]) -> usize {
 }
 
 /// Every fp unit.
-pub const FP_UNITS: &[FpUnit] = &[FpUnit {
-    name: "f32_add",
-    what: "binary32 addition, round to nearest even, for ADD's and AVERAGE's sums",
-    inputs: &[("a_i", 32), ("b_i", 32)],
-    outputs: &[("sum_o", 32)],
-    latencies: &crate::f32_add::F32_ADD_LATENCIES,
-    default_latency: 2,
-    verilog: |l| emit(crate::f32_add::F32Add::new(l)),
-}];
+pub const FP_UNITS: &[FpUnit] = &[
+    FpUnit {
+        name: "f32_add",
+        what: "binary32 addition, round to nearest even, for ADD's and AVERAGE's sums",
+        inputs: &[("a_i", 32), ("b_i", 32)],
+        outputs: &[("sum_o", 32)],
+        latencies: &crate::f32_add::F32_ADD_LATENCIES,
+        default_latency: 2,
+        verilog: |l| emit(crate::f32_add::F32Add::new(l)),
+    },
+    FpUnit {
+        name: "to_f32",
+        what: "an element of any in_dtype (bits_i's low bits) to binary32, as golden's Dtype::to_f32",
+        inputs: &[("bits_i", 64), ("dtype_i", 4)],
+        outputs: &[("f32_o", 32)],
+        latencies: &crate::to_f32::TO_F32_LATENCIES,
+        default_latency: 2,
+        verilog: |l| emit(crate::to_f32::ToF32::new(l)),
+    },
+    FpUnit {
+        name: "from_f32",
+        what: "a binary32 value to any out_dtype (in bits_o's low bits), as golden's Dtype::from_f32",
+        inputs: &[("x_i", 32), ("dtype_i", 4)],
+        outputs: &[("bits_o", 64)],
+        latencies: &crate::from_f32::FROM_F32_LATENCIES,
+        default_latency: 2,
+        verilog: |l| emit(crate::from_f32::FromF32::new(l)),
+    },
+];
 
 fn emit<B: Block>(mut uut: B) -> String {
     uut.connect_all();

@@ -14,6 +14,8 @@
 //! The fp32 arithmetic of the instruction's ARITH ops (docs/fp-units.md):
 //!
 //! - [`f32_add::F32Add`]: binary32 addition, round to nearest even;
+//! - [`to_f32::ToF32`]: an element of any in_dtype to binary32;
+//! - [`from_f32::FromF32`]: binary32 to any out_dtype;
 //! - [`fp_unit::FP_UNITS`]: the units as data (ports, latencies), for the
 //!   generator and the checks.
 //!
@@ -27,9 +29,11 @@ pub mod decode;
 pub mod f32_add;
 pub mod format;
 pub mod fp_unit;
+pub mod from_f32;
 pub mod leaf;
 pub mod node;
 pub mod pipe;
+pub mod to_f32;
 pub mod unit;
 
 pub use unit::{connected_unit, with_unit_stack, CrosslaneReduce};

@@ -8,8 +8,11 @@
 //! prints one SKIPPED line; with CI or CROSSLANE_REQUIRE_SIMULATORS set it
 //! fails the test.
 
+use crosslane_golden::instruction::dtype::Dtype;
 use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
 use crosslane_hdl::f32_add::{F32Add, F32_ADD_LATENCIES};
+use crosslane_hdl::from_f32::{FromF32, FROM_F32_LATENCIES};
+use crosslane_hdl::to_f32::{ToF32, TO_F32_LATENCIES};
 use rust_hdl::prelude::*;
 
 #[path = "../../testdata/tool_present.rs"]
@@ -112,5 +115,197 @@ fn f32_add_spec_cases() {
     for (&(a, b, want), s) in cases.iter().zip(sums) {
         assert_eq!(s, want, "{a:08x} + {b:08x} = {s:08x}, want {want:08x}");
         assert_eq!(fp::add(f32::from_bits(a), f32::from_bits(b)).to_bits(), want, "golden");
+    }
+}
+
+/// Feed (bits, dtype) one a clock; the binary32 results in order.
+fn run_to_f32(latency: usize, inputs: &[(u64, Dtype)]) -> Vec<u32> {
+    let mut uut = ToF32::new(latency);
+    uut.connect_all();
+    let mut out = Vec::with_capacity(inputs.len());
+    let idle = std::iter::repeat_n((0u64, Dtype::Invalid), latency - 1);
+    for (i, (bits, dtype)) in inputs.iter().copied().chain(idle).enumerate() {
+        uut.clk_i.next = Clock { clk: false };
+        uut.bits_i.next = bits.into();
+        uut.dtype_i.next = (dtype as u64).into();
+        settle(&mut uut);
+        uut.clk_i.next = Clock { clk: true };
+        settle(&mut uut);
+        if i + 1 >= latency {
+            out.push(uut.f32_o.val().to_u64() as u32);
+        }
+    }
+    out
+}
+
+fn check_to_f32(latency: usize, inputs: &[(u64, Dtype)]) -> usize {
+    let got = run_to_f32(latency, inputs);
+    assert_eq!(got.len(), inputs.len());
+    for (&(bits, dtype), &g) in inputs.iter().zip(&got) {
+        let want = dtype.to_f32(bits).to_bits();
+        assert_eq!(g, want, "ToF32 latency {latency}: {dtype:?} {bits:016x} gave {g:08x}, golden {want:08x}");
+    }
+    got.len()
+}
+
+/// Inputs of every dtype: every code of the 8-bit ones, every 5th of the
+/// 16-bit ones, random 64-bit words (the bits above a dtype's width
+/// random too), integers near powers of two.
+fn to_f32_inputs(seed: u64, random: usize) -> Vec<(u64, Dtype)> {
+    let mut x = seed;
+    let mut next = move || {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut v = Vec::new();
+    for dtype in Dtype::ALL {
+        let width = dtype.size() * 8;
+        if width <= 8 {
+            v.extend((0..256u64).map(|c| (c | (next() << 8), dtype)));
+        } else if width <= 16 {
+            v.extend((0..65536u64).step_by(5).map(|c| (c | (next() << 16), dtype)));
+        }
+        for _ in 0..random {
+            let r = next();
+            let shift = next() % 64;
+            // Any bits, or a value with its leading one at a random place and
+            // random bits below (ties and near ties for the wide integers).
+            v.push((r, dtype));
+            v.push(((1u64 << shift) | (r >> (64 - shift.max(1))), dtype));
+            v.push(((1u64 << shift) | (1u64 << shift.saturating_sub(25)), dtype));
+        }
+    }
+    v
+}
+
+#[test]
+fn to_f32_synthesizes_at_every_latency() {
+    for latency in TO_F32_LATENCIES {
+        let vlog = synthesizes(&format!("to_f32_{latency}"), ToF32::new(latency));
+        let registers = vlog.matches("always @(posedge clock) q <= d;").count();
+        let want = 1 + if latency >= 2 { 5 } else { 0 } + if latency >= 3 { 6 } else { 0 };
+        assert_eq!(registers, want, "latency {latency}: {registers} registers");
+    }
+}
+
+#[test]
+fn to_f32_is_golden_on_every_dtype_at_every_latency() {
+    for latency in TO_F32_LATENCIES {
+        let inputs = to_f32_inputs(latency as u64, 300);
+        assert!(inputs.len() > 60_000);
+        assert_eq!(check_to_f32(latency, &inputs), inputs.len());
+    }
+}
+
+#[test]
+fn to_f32_spec_cases() {
+    let cases = [
+        (0xffu64, Dtype::Int8, 0xbf80_0000u32),
+        (0x80, Dtype::Int8, 0xc300_0000),
+        (0x80, Dtype::Uint8, 0x4300_0000),
+        (0x8000_0000_0000_0000, Dtype::Int64, 0xdf00_0000),
+        (u64::MAX, Dtype::Uint64, 0x5f80_0000),
+        // 2^24 + 1 ties to even (down), 2^24 + 3 up.
+        (0x0100_0001, Dtype::Int32, 0x4b80_0000),
+        (0x0100_0003, Dtype::Uint32, 0x4b80_0002),
+        (0x0001, Dtype::Fp16, 0x3380_0000),
+        (0x7c00, Dtype::Fp16, 0x7f80_0000),
+        (0xfe01, Dtype::Fp16, crosslane_golden::instruction::fp::CANONICAL_NAN),
+        (0x7f, Dtype::Fp8Exp4, crosslane_golden::instruction::fp::CANONICAL_NAN),
+        (0x7e, Dtype::Fp8Exp4, 0x43e0_0000),
+        (0x8000, Dtype::Bfloat16, 0x8000_0000),
+        (0xffc1_1234, Dtype::Fp32, crosslane_golden::instruction::fp::CANONICAL_NAN),
+        (0x1234_5678, Dtype::Invalid, 0),
+    ];
+    let inputs: Vec<(u64, Dtype)> = cases.iter().map(|&(b, d, _)| (b, d)).collect();
+    let got = run_to_f32(2, &inputs);
+    for (&(bits, dtype, want), g) in cases.iter().zip(got) {
+        assert_eq!(dtype.to_f32(bits).to_bits(), want, "golden {dtype:?} {bits:x}");
+        assert_eq!(g, want, "{dtype:?} {bits:x}: {g:08x}, want {want:08x}");
+    }
+}
+
+/// Feed (binary32, dtype) one a clock; the results in order.
+fn run_from_f32(latency: usize, inputs: &[(u32, Dtype)]) -> Vec<u64> {
+    let mut uut = FromF32::new(latency);
+    uut.connect_all();
+    let mut out = Vec::with_capacity(inputs.len());
+    let idle = std::iter::repeat_n((0u32, Dtype::Invalid), latency - 1);
+    for (i, (x, dtype)) in inputs.iter().copied().chain(idle).enumerate() {
+        uut.clk_i.next = Clock { clk: false };
+        uut.x_i.next = u64::from(x).into();
+        uut.dtype_i.next = (dtype as u64).into();
+        settle(&mut uut);
+        uut.clk_i.next = Clock { clk: true };
+        settle(&mut uut);
+        if i + 1 >= latency {
+            out.push(uut.bits_o.val().to_u64());
+        }
+    }
+    out
+}
+
+fn check_from_f32(latency: usize, inputs: &[(u32, Dtype)]) -> usize {
+    let got = run_from_f32(latency, inputs);
+    assert_eq!(got.len(), inputs.len());
+    for (&(x, dtype), &g) in inputs.iter().zip(&got) {
+        let want = dtype.from_f32(f32::from_bits(x));
+        assert_eq!(g, want, "FromF32 latency {latency}: {x:08x} to {dtype:?} gave {g:x}, golden {want:x}");
+    }
+    got.len()
+}
+
+/// Every dtype with the edge values, values near each format's limits and
+/// rounding points, and random values of every magnitude.
+fn from_f32_inputs(seed: u64, random: usize) -> Vec<(u32, Dtype)> {
+    let mut pairs = OperandPairs::new(seed);
+    let mut v = Vec::new();
+    for dtype in Dtype::ALL {
+        for &e in &edge_values() {
+            v.push((e, dtype));
+        }
+        // Integer limits and halves: 2^k and its neighbours, ±(2^k ± 0.5).
+        for k in 0..70u32 {
+            for x in [
+                (k as f32).exp2(),
+                (k as f32).exp2() + 0.5,
+                (k as f32).exp2() - 0.5,
+                -(k as f32).exp2(),
+                0.5 - (k as f32).exp2(),
+            ] {
+                v.push((x.to_bits(), dtype));
+                v.push((x.to_bits() + 1, dtype));
+                v.push((x.to_bits().wrapping_sub(1), dtype));
+            }
+        }
+        for _ in 0..random {
+            let (a, b) = pairs.next().unwrap();
+            v.push((a, dtype));
+            // A magnitude near the formats' ranges: exponents 90 to 170.
+            v.push(((b & 0x807f_ffff) | ((90 + (b >> 8) % 80) << 23), dtype));
+        }
+    }
+    v
+}
+
+#[test]
+fn from_f32_synthesizes_at_every_latency() {
+    for latency in FROM_F32_LATENCIES {
+        let vlog = synthesizes(&format!("from_f32_{latency}"), FromF32::new(latency));
+        let registers = vlog.matches("always @(posedge clock) q <= d;").count();
+        let want = 1 + if latency >= 2 { 8 } else { 0 } + if latency >= 3 { 6 } else { 0 };
+        assert_eq!(registers, want, "latency {latency}: {registers} registers");
+    }
+}
+
+#[test]
+fn from_f32_is_golden_on_every_dtype_at_every_latency() {
+    for latency in FROM_F32_LATENCIES {
+        let inputs = from_f32_inputs(latency as u64, 1000);
+        assert!(inputs.len() > 40_000);
+        assert_eq!(check_from_f32(latency, &inputs), inputs.len());
     }
 }

@@ -28,6 +28,25 @@ fn add() -> &'static FpUnit {
     fp_unit("f32_add").expect("f32_add")
 }
 
+fn to_f32() -> &'static FpUnit {
+    fp_unit("to_f32").expect("to_f32")
+}
+
+fn from_f32() -> &'static FpUnit {
+    fp_unit("from_f32").expect("from_f32")
+}
+
+/// FromF32 rounding half up: the guard bit alone decides.
+const FROM_F32_HALF_UP: (&str, &str, &str) = (
+    "crosslane_from_f32_shift.v",
+    "if (shifted[32'h27] & (((shifted & low39) != zero39) | shifted[32'h28])) begin",
+    "if (shifted[32'h27]) begin",
+);
+
+/// ToF32 rounding half up: the guard bit alone decides.
+const TO_F32_HALF_UP: (&str, &str, &str) =
+    ("crosslane_to_f32_round.v", "if (man_i[32'h1] & (man_i[32'h0] | man_i[32'h2])) begin", "if (man_i[32'h1]) begin");
+
 /// The unit's files with `from` replaced by `to` in `file` (exactly once).
 fn plant(unit: &FpUnit, file: &str, from: &str, to: &str) -> Vec<GeneratedFile> {
     let mut files = fp::sources(unit).unwrap();
@@ -76,6 +95,52 @@ fn a_rounding_bug_is_caught_with_a_counterexample() {
         assert_eq!(m.got, vec![u64::from(want) + 1], "{}", c.line());
         assert!(c.line().contains("counterexample: a_i="), "{}", c.line());
     }
+}
+
+#[test]
+fn a_converter_rounding_half_up_is_caught_on_a_wide_integer() {
+    if !have_verilator() {
+        return;
+    }
+    let (file, from, to) = TO_F32_HALF_UP;
+    let c = fp::check(to_f32(), 2, 20_000, 7, Some(plant(to_f32(), file, from, to))).unwrap();
+    assert!(c.mismatches > 0, "{}", c.line());
+    let m = c.first.unwrap();
+    // Only integers wider than 24 bits round: INT32, UINT32, INT64, UINT64.
+    assert!([0x1, 0x8, 0x9, 0xc].contains(&m.inputs[1]), "dtype {:x}", m.inputs[1]);
+    assert_eq!(m.got[0], m.want[0] + 1);
+}
+
+#[test]
+fn a_rounding_bug_of_the_converter_out_is_caught() {
+    if !have_verilator() {
+        return;
+    }
+    let (file, from, to) = FROM_F32_HALF_UP;
+    let c = fp::check(from_f32(), 3, 0, 7, Some(plant(from_f32(), file, from, to))).unwrap();
+    // The edge set alone finds it (x.5 to an integer, a tie in a narrower float).
+    assert!(c.mismatches > 0, "{}", c.line());
+    let m = c.first.unwrap();
+    assert_ne!(m.got, m.want);
+}
+
+#[test]
+fn every_code_of_the_small_dtypes_is_checked() {
+    if !have_verilator() {
+        return;
+    }
+    // A plant that only the fp8 formats without infinity see: FP8_EXP4's
+    // and FP8_EXP3's NaN code read as a number.
+    let files = plant(
+        to_f32(),
+        "crosslane_to_f32_minifloat_unpack.v",
+        "nan_o = (exp16 == exp_mask) & (man == man_mask);",
+        "nan_o = 1'b0;",
+    );
+    let c = fp::check(to_f32(), 1, 0, 7, Some(files)).unwrap();
+    assert_eq!(c.vectors, c.edge_vectors, "no random vector: the edge set alone");
+    assert_eq!(c.edge_vectors, 5 * 256 + 4 * 65536);
+    assert_eq!(c.mismatches, 4, "{}", c.line());
 }
 
 #[test]
@@ -175,6 +240,37 @@ fn the_smt_proof_gives_a_rounding_bug_as_a_counterexample_golden_confirms() {
     // bug rounds a tie up where golden rounds it to even.
     assert_eq!(m.got[0], m.want[0] + 1, "{}", p.line());
     assert!(p.line().contains(": counterexample: a_i="), "{}", p.line());
+}
+
+#[test]
+#[ignore = "bitwuzla comes with ./dev's Python tools: ./dev test runs it (--ignored) once they are installed"]
+fn the_smt_proof_of_the_converter_gives_its_rounding_bug() {
+    if !have_smt() {
+        return;
+    }
+    let (file, from, to) = TO_F32_HALF_UP;
+    let p = fp::smt_prove(to_f32(), 2, &plant(to_f32(), file, from, to), std::time::Duration::from_secs(600)).unwrap();
+    let fp::SmtVerdict::Counterexample(m) = &p.verdict else { panic!("{}", p.line()) };
+    assert_eq!(m.got[0], m.want[0] + 1, "{}", p.line());
+    // And the checked-in converter is proven.
+    let p = fp::smt_prove(to_f32(), 2, &fp::sources(to_f32()).unwrap(), std::time::Duration::from_secs(600)).unwrap();
+    assert_eq!(p.verdict, fp::SmtVerdict::Proven, "{}", p.line());
+}
+
+#[test]
+#[ignore = "bitwuzla comes with ./dev's Python tools: ./dev test runs it (--ignored) once they are installed"]
+fn the_smt_proof_of_the_converter_out_gives_its_rounding_bug() {
+    if !have_smt() {
+        return;
+    }
+    let (file, from, to) = FROM_F32_HALF_UP;
+    let p =
+        fp::smt_prove(from_f32(), 3, &plant(from_f32(), file, from, to), std::time::Duration::from_secs(600)).unwrap();
+    let fp::SmtVerdict::Counterexample(m) = &p.verdict else { panic!("{}", p.line()) };
+    assert_ne!(m.got, m.want, "{}", p.line());
+    let p =
+        fp::smt_prove(from_f32(), 3, &fp::sources(from_f32()).unwrap(), std::time::Duration::from_secs(600)).unwrap();
+    assert_eq!(p.verdict, fp::SmtVerdict::Proven, "{}", p.line());
 }
 
 #[test]

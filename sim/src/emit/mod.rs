@@ -118,7 +118,9 @@ fn component_name(first: &str, text: &str) -> String {
     let is_pipe = text.lines().any(|l| l.starts_with("module ") && l.ends_with("(d,q,clock);"));
     let fp_unit = FP_UNITS.iter().find(|u| u.latencies.iter().any(|&l| u.module(l) == top));
     let role = if let (Some(unit), false) = (fp_unit, is_pipe) {
-        format!("{}_{last}", unit.name)
+        // `mini_<format>`: one minifloat unpacker a format, one module.
+        let part = if last.starts_with("mini_") { "minifloat_unpack" } else { last };
+        format!("{}_{part}", unit.name)
     } else if last.ends_with("_dec") {
         "op_decode".to_string()
     } else if last.strip_suffix("_ctl").is_some_and(is_level) {
@@ -173,6 +175,21 @@ fn component_role(name: &str) -> String {
         }
         "f32_add_normalize" => "F32Add's second stage: the significands added or subtracted, then normalized",
         "f32_add_round" => "F32Add's last stage: rounded to nearest even and packed, the special results",
+        "to_f32_unpack" => {
+            "ToF32's first stage: the dtype's bits to sign, significand and exponent, or a value that passes"
+        }
+        "to_f32_minifloat_unpack" => {
+            "a minifloat code (FP16 or an fp8 format, by parameters) to sign, significand and exponent"
+        }
+        "to_f32_normalize" => "ToF32's second stage: the significand's leading zeros counted and shifted out",
+        "to_f32_round" => "ToF32's last stage: rounded to nearest even and packed, or what passes",
+        "from_f32_align" => {
+            "FromF32's first stage: the fields, the shift to the target's last kept bit, the exponent field's base"
+        }
+        "from_f32_shift" => {
+            "FromF32's second stage: the significand shifted (guard and sticky kept) and rounded to nearest even"
+        }
+        "from_f32_pack" => "FromF32's last stage: the float code packed or the integer saturated, or what passes",
         r if r.starts_with("reg") => "a pipeline register",
         r if r.starts_with("wire") => "a pipeline boundary without a register in that configuration",
         _ => "a component",
@@ -205,12 +222,23 @@ impl Rtl {
         config.or(unit).map_or_else(Vec::new, |top| self.used_in(top))
     }
 
-    fn used_in(&self, top: &str) -> Vec<&str> {
-        self.components
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .filter(|n| top.lines().any(|l| l.trim_start().starts_with(&format!("{n} "))))
-            .collect()
+    /// The components `text` instantiates, and those they instantiate.
+    fn used_in(&self, text: &str) -> Vec<&str> {
+        let instantiates = |text: &str, n: &str| text.lines().any(|l| l.trim_start().starts_with(&format!("{n} ")));
+        let mut used: Vec<&str> =
+            self.components.iter().map(|(n, _)| n.as_str()).filter(|n| instantiates(text, n)).collect();
+        let mut i = 0;
+        while i < used.len() {
+            let inner = self.components.iter().find(|(n, _)| n == used[i]).map_or("", |(_, t)| t.as_str());
+            for (n, _) in &self.components {
+                if !used.contains(&n.as_str()) && instantiates(inner, n) {
+                    used.push(n);
+                }
+            }
+            i += 1;
+        }
+        used.sort();
+        used
     }
 }
 

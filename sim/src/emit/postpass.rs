@@ -390,17 +390,7 @@ pub fn fold_designs(designs: &[&str], name_of: impl Fn(&str, &str) -> String) ->
             let overrides = if overrides.is_empty() { String::new() } else { format!("#({}) ", overrides.join(", ")) };
             renamed.insert(m.name, (name.clone(), overrides));
         }
-        let mut text = String::with_capacity(first.text.len());
-        for line in first.text.replace(first.name, &name).split_inclusive('\n') {
-            let declared = line.trim().strip_prefix("localparam ").and_then(|r| r.split_once(" = "));
-            match declared {
-                Some((n, _)) if varying.contains(&n.trim()) => {
-                    text.push_str(&line.replacen("localparam  ", "parameter  ", 1));
-                }
-                _ => text.push_str(line),
-            }
-        }
-        folded.push((name, text));
+        folded.push((name, first, varying));
     }
     // Instantiations: a line whose first word is a child module's name.
     let rename_instances = |text: &str| -> String {
@@ -421,9 +411,24 @@ pub fn fold_designs(designs: &[&str], name_of: impl Fn(&str, &str) -> String) ->
         }
         t
     };
+    // A module's own name last: its children's old names start with it
+    // (`top$unpack$mini_f16` inside `top$unpack`).
+    let module_text = |name: &str, first: &Module, varying: &[&str]| -> String {
+        let mut text = String::with_capacity(first.text.len());
+        for line in rename_instances(first.text).replace(first.name, name).split_inclusive('\n') {
+            let declared = line.trim().strip_prefix("localparam ").and_then(|r| r.split_once(" = "));
+            match declared {
+                Some((n, _)) if varying.contains(&n.trim()) => {
+                    text.push_str(&line.replacen("localparam  ", "parameter  ", 1));
+                }
+                _ => text.push_str(line),
+            }
+        }
+        text
+    };
     Ok(Folded {
         tops: tops.into_iter().map(|(pre, top)| format!("{pre}{}", rename_instances(top.text))).collect(),
-        modules: folded.into_iter().map(|(n, t)| (n, rename_instances(&t))).collect(),
+        modules: folded.iter().map(|(n, first, varying)| (n.clone(), module_text(n, first, varying))).collect(),
     })
 }
 

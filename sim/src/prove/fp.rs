@@ -12,6 +12,7 @@
 use crate::emit::{self, GeneratedFile};
 use crate::engines::rtl::{cached_build, Cached};
 use crate::tools::{generated_dir, require};
+use crosslane_golden::instruction::dtype::Dtype;
 use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
 use crosslane_hdl::fp_unit::FpUnit;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -155,6 +156,136 @@ impl Model for AddVectors {
     }
 }
 
+/// ToF32: every code of every dtype of at most 16 bits (the bits above its
+/// width random), then `random` inputs of any dtype: any bits, a leading
+/// one at a random place with random or tie-making bits below.
+struct ToF32Vectors {
+    small: Vec<Dtype>,
+    at: (usize, u64),
+    rng: SplitMix,
+    left: u64,
+}
+
+/// splitmix64: the campaign's random numbers.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+impl ToF32Vectors {
+    fn new(random: u64, seed: u64) -> Self {
+        let small = Dtype::ALL.into_iter().filter(|d| (1..=2).contains(&d.size())).collect();
+        ToF32Vectors { small, at: (0, 0), rng: SplitMix(seed), left: random }
+    }
+}
+
+impl Model for ToF32Vectors {
+    fn edges(&self) -> u64 {
+        self.small.iter().map(|d| 1u64 << (8 * d.size())).sum()
+    }
+
+    fn next(&mut self, rec: &mut [u8]) -> bool {
+        let (bits, dtype) = if let Some(&d) = self.small.get(self.at.0) {
+            let width = 8 * d.size();
+            let code = self.at.1;
+            self.at.1 += 1;
+            if self.at.1 == 1 << width {
+                self.at = (self.at.0 + 1, 0);
+            }
+            (code | (self.rng.next() << width), d)
+        } else if self.left > 0 {
+            self.left -= 1;
+            let d = Dtype::ALL[(self.rng.next() % 16) as usize];
+            let r = self.rng.next();
+            let shift = self.rng.next() % 64;
+            let bits = match self.rng.next() % 3 {
+                0 => r,
+                1 => (1u64 << shift) | (r >> (63 - shift) >> 1),
+                // A tie (or one off it) at binary32's rounding point.
+                _ => (1u64 << shift) | (1u64 << shift.saturating_sub(24)) | (r & 1),
+            };
+            (bits, d)
+        } else {
+            return false;
+        };
+        rec[..8].copy_from_slice(&bits.to_le_bytes());
+        rec[8] = dtype.code();
+        true
+    }
+
+    fn golden(rec: &[u8], out: &mut [u8]) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&rec[..8]);
+        let f = Dtype::from_code(rec[8] & 0xf).map_or(0, |d| d.to_f32(u64::from_le_bytes(b)).to_bits());
+        out[..4].copy_from_slice(&f.to_le_bytes());
+    }
+}
+
+/// FromF32: every binary32 whose low 16 bits are 0 (every exponent, both
+/// signs, the top 7 fraction bits) to every dtype, then `random` inputs to
+/// a random dtype: any bits, every special class, and magnitudes about
+/// each format's range with random fractions (ties among them).
+struct FromF32Vectors {
+    at: u64,
+    rng: SplitMix,
+    pairs: OperandPairs,
+    left: u64,
+}
+
+impl FromF32Vectors {
+    /// High halves × dtypes.
+    const EDGES: u64 = (1 << 16) * 16;
+
+    fn new(random: u64, seed: u64) -> Self {
+        FromF32Vectors { at: 0, rng: SplitMix(seed), pairs: OperandPairs::new(seed ^ 0x5eed), left: random }
+    }
+}
+
+impl Model for FromF32Vectors {
+    fn edges(&self) -> u64 {
+        Self::EDGES
+    }
+
+    fn next(&mut self, rec: &mut [u8]) -> bool {
+        let (x, dtype) = if self.at < Self::EDGES {
+            let (hi, d) = (self.at >> 4, self.at & 0xf);
+            self.at += 1;
+            ((hi as u32) << 16, d as u8)
+        } else if self.left > 0 {
+            self.left -= 1;
+            let (a, b) = self.pairs.next().unwrap_or((0, 0));
+            let r = self.rng.next();
+            let x = match r % 4 {
+                0 | 1 => a,
+                // Exponents 90 to 200: every format's subnormals, normals,
+                // overflow and the integers' limits, a fraction that ties
+                // at some position.
+                2 => (b & 0x807f_ffff) | ((90 + (r >> 8) % 110) << 23) as u32,
+                _ => (b & 0x8000_0000) | (((90 + (r >> 8) % 110) << 23) as u32) | (1 << ((r >> 16) % 23)),
+            };
+            (x, ((r >> 32) % 16) as u8)
+        } else {
+            return false;
+        };
+        rec[..4].copy_from_slice(&x.to_le_bytes());
+        rec[4] = dtype;
+        true
+    }
+
+    fn golden(rec: &[u8], out: &mut [u8]) {
+        let x = f32::from_bits(u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]));
+        let bits = Dtype::from_code(rec[4] & 0xf).map_or(0, |d| d.from_f32(x));
+        out[..8].copy_from_slice(&bits.to_le_bytes());
+    }
+}
+
 /// The files the harness of `unit` builds from: the unit's RTL (the
 /// wrapper, each latency's top and their components, as checked in unless
 /// `rtl` replaces some of them: tests plant bugs this way) and its harness.
@@ -232,6 +363,8 @@ pub fn check(
     let start = Instant::now();
     let (vectors, edge_vectors, mismatches, first) = match unit.name {
         "f32_add" => stream(unit, &built, AddVectors::new(random, seed))?,
+        "to_f32" => stream(unit, &built, ToF32Vectors::new(random, seed))?,
+        "from_f32" => stream(unit, &built, FromF32Vectors::new(random, seed))?,
         other => return Err(format!("no golden model is wired for fp unit {other}")),
     };
     Ok(FpCheck {
@@ -376,6 +509,15 @@ impl SmtProof {
 fn smt_reference_name(unit: &FpUnit) -> &'static str {
     match unit.name {
         "f32_add" => "SMT-LIB's (fp.add RNE a b), a NaN result as 7fc00000,",
+        "to_f32" => {
+            "SMT-LIB's to_fp / to_fp_unsigned RNE (integers) and exact to_fp (FP32, BFLOAT16, FP16, FP8_EXP5; \
+             a NaN as 7fc00000) for every dtype but FP8_EXP4 and FP8_EXP3 (checked on every code),"
+        }
+        "from_f32" => {
+            "SMT-LIB's roundToIntegral RNE then to_sbv / to_ubv with saturation (integers, a NaN as 0) and \
+             to_fp RNE (BFLOAT16, FP16, FP8_EXP5; a NaN as the format's quiet NaN; FP32 as itself) for every \
+             dtype but FP8_EXP4 and FP8_EXP3 (Verilator),"
+        }
         _ => "its SMT-LIB reference",
     }
 }
@@ -383,15 +525,106 @@ fn smt_reference_name(unit: &FpUnit) -> &'static str {
 /// The reference of a unit in SMT-LIB: a Bool over its inputs and outputs
 /// (named as its ports) that holds when the outputs are right. `None` for a
 /// unit without one.
-fn smt_reference(unit: &FpUnit) -> Option<&'static str> {
+fn smt_reference(unit: &FpUnit) -> Option<String> {
     match unit.name {
         // Floats compare by bits: `=` on FloatingPoint is identity (+0 and −0
         // differ, and a non-NaN never equals a NaN); every NaN result is the
         // canonical quiet NaN (D50).
         "f32_add" => Some(
             "(let ((s (fp.add RNE ((_ to_fp 8 24) a_i) ((_ to_fp 8 24) b_i)))) \
-             (ite (fp.isNaN s) (= sum_o #x7fc00000) (= ((_ to_fp 8 24) sum_o) s)))",
+             (ite (fp.isNaN s) (= sum_o #x7fc00000) (= ((_ to_fp 8 24) sum_o) s)))"
+                .to_string(),
         ),
+        // Integers by SMT-LIB's own conversions (RNE), FP32 and the IEEE
+        // formats exactly (a NaN canonical); FP8_EXP4 and FP8_EXP3 are not
+        // IEEE formats (no infinity, one NaN code) and are left true here:
+        // every one of their codes is checked on Verilator.
+        "to_f32" => {
+            let same = |x: &str| format!("(ite (fp.isNaN {x}) (= f32_o #x7fc00000) (= r {x}))");
+            Some(format!(
+                "(let ((w32 ((_ extract 31 0) bits_i)) (w16 ((_ extract 15 0) bits_i)) (w8 ((_ extract 7 0) bits_i))) \
+                 (let ((r ((_ to_fp 8 24) f32_o))) \
+                 (ite (= dtype_i #x0) (= f32_o #x00000000) \
+                 (ite (= dtype_i #x1) (= r ((_ to_fp_unsigned 8 24) RNE bits_i)) \
+                 (ite (= dtype_i #x2) (= r ((_ to_fp 8 24) RNE w8)) \
+                 (ite (= dtype_i #x3) (= r ((_ to_fp_unsigned 8 24) RNE w8)) \
+                 (ite (= dtype_i #x4) (= r ((_ to_fp 8 24) RNE w16)) \
+                 (ite (= dtype_i #x5) (= r ((_ to_fp_unsigned 8 24) RNE w16)) \
+                 (ite (= dtype_i #x6) {} \
+                 (ite (= dtype_i #x7) {} \
+                 (ite (= dtype_i #x8) (= r ((_ to_fp 8 24) RNE w32)) \
+                 (ite (= dtype_i #x9) (= r ((_ to_fp_unsigned 8 24) RNE w32)) \
+                 (ite (or (= dtype_i #xa) (= dtype_i #xb)) (ite (fp.isNaN ((_ to_fp 8 24) w32)) (= f32_o #x7fc00000) (= f32_o w32)) \
+                 (ite (= dtype_i #xc) (= r ((_ to_fp 8 24) RNE bits_i)) \
+                 (ite (= dtype_i #xf) {} \
+                 true)))))))))))))))",
+                same("((_ to_fp 8 24) RNE ((_ to_fp 8 8) w16))"),
+                same("((_ to_fp 8 24) RNE ((_ to_fp 5 11) w16))"),
+                same("((_ to_fp 8 24) RNE ((_ to_fp 5 3) w8))"),
+            ))
+        }
+        "from_f32" => {
+            let f = |bits: u32| format!("((_ to_fp 8 24) #x{bits:08x})");
+            let zext =
+                |n: u32, e: &str| if n == 64 { e.to_string() } else { format!("((_ zero_extend {}) {e})", 64 - n) };
+            let mut arms = Vec::new();
+            for (code, n, signed) in [
+                (2u8, 8u32, true),
+                (3, 8, false),
+                (4, 16, true),
+                (5, 16, false),
+                (8, 32, true),
+                (9, 32, false),
+                (0xc, 64, true),
+                (1, 64, false),
+            ] {
+                let arm = if signed {
+                    let hi = f((127 + n - 1) << 23);
+                    let lo = f(0x8000_0000 | ((127 + n - 1) << 23));
+                    format!(
+                        "(ite (fp.isNaN x) (= bits_o #x0000000000000000) (ite (fp.geq r {hi}) (= bits_o #x{:016x}) \
+                         (ite (fp.lt r {lo}) (= bits_o #x{:016x}) (= bits_o {}))))",
+                        (1u64 << (n - 1)) - 1,
+                        1u64 << (n - 1),
+                        zext(n, &format!("((_ fp.to_sbv {n}) RTZ r)"))
+                    )
+                } else {
+                    let hi = f((127 + n) << 23);
+                    format!(
+                        "(ite (fp.isNaN x) (= bits_o #x0000000000000000) (ite (fp.geq r {hi}) (= bits_o #x{:016x}) \
+                         (ite (fp.lt r (_ +zero 8 24)) (= bits_o #x0000000000000000) (= bits_o {}))))",
+                        u64::MAX >> (64 - n),
+                        zext(n, &format!("((_ fp.to_ubv {n}) RTZ r)"))
+                    )
+                };
+                arms.push((code, arm));
+            }
+            for (code, eb, sb, qnan) in [(6u8, 8u32, 8u32, 0x7fc0u64), (7, 5, 11, 0x7e00), (0xf, 5, 3, 0x7e)] {
+                let w = eb + sb;
+                arms.push((
+                    code,
+                    format!(
+                        "(ite (fp.isNaN x) (= bits_o #x{qnan:016x}) (and (= ((_ extract 63 {w}) bits_o) (_ bv0 {})) \
+                         (= ((_ to_fp {eb} {sb}) ((_ extract {} 0) bits_o)) ((_ to_fp {eb} {sb}) RNE x))))",
+                        64 - w,
+                        w - 1
+                    ),
+                ));
+            }
+            for code in [0xau8, 0xb] {
+                arms.push((
+                    code,
+                    "(ite (fp.isNaN x) (= bits_o #x000000007fc00000) (= bits_o (concat #x00000000 x_i)))".to_string(),
+                ));
+            }
+            arms.push((0, "(= bits_o #x0000000000000000)".to_string()));
+            // FP8_EXP4 and FP8_EXP3 (0xe, 0xd): not IEEE formats; checked on Verilator.
+            let mut e = "true".to_string();
+            for (code, arm) in arms.iter().rev() {
+                e = format!("(ite (= dtype_i #x{code:x}) {arm} {e})");
+            }
+            Some(format!("(let ((x ((_ to_fp 8 24) x_i))) (let ((r (fp.roundToIntegral RNE x))) {e}))"))
+        }
         _ => None,
     }
 }
@@ -479,7 +712,7 @@ pub fn smt_prove(
     super::sound::check_netlist_ports(&netlist, &module, &contract)?;
     let model = std::fs::read_to_string(&smt2).map_err(|e| format!("{}: {e}", smt2.display()))?;
     let miter = dir.join("miter.smt2");
-    crate::tools::write_atomic(&miter, smt_miter(unit, &module, latency, &model, reference).as_bytes())?;
+    crate::tools::write_atomic(&miter, smt_miter(unit, &module, latency, &model, &reference).as_bytes())?;
     let start = Instant::now();
     let mut cmd = Command::new(python());
     cmd.args(["-c", BITWUZLA]).arg(&miter);
@@ -510,6 +743,8 @@ pub fn smt_prove(
             let mut want = vec![0u8; unit.out_bytes()];
             match unit.name {
                 "f32_add" => AddVectors::golden(&rec, &mut want),
+                "to_f32" => ToF32Vectors::golden(&rec, &mut want),
+                "from_f32" => FromF32Vectors::golden(&rec, &mut want),
                 other => return Err(format!("no golden model is wired for fp unit {other}")),
             }
             let want = values(unit.outputs, &want);
