@@ -130,7 +130,7 @@ def design(config, rtl_dir):
 
 def fp_harness(top):
     """The registered harness of an fp unit (fp:UNIT:L), written from its
-    top's ports (flows/fpga_fp_harness.v is the one of a two-operand unit):
+    top's ports:
     a shift register loaded a byte a clock while `load` is high drives every
     input port, the output ports are folded into 8 registered bits."""
     text = pathlib.Path(top).read_text()
