@@ -54,11 +54,13 @@ STAGES = {
     "level3": ("crosslane_level_stage", HERE / "level_stage.v"),
 }
 EVERY = [1, 2, 3]
-# The slowest synthesis (every3) first, so two jobs finish together.
+# The slowest synthesis (every3) first, so two jobs finish together. BeatSum
+# (15 adders) at its default latency only: its other latencies are the same
+# adders (`./dev fpga --configs fp:beat_sum:4,fp:beat_sum:12`).
 DEFAULT_CONFIGS = (
     "every3,every1,every2,every1:radd_nx16,every1:rmax_nx16,every1:rmaxnum_n_2xf32,handwritten:radd_nx16,"
     "stage:input,stage:level3,fp:f32_add:1,fp:f32_add:2,fp:f32_add:3,fp:to_f32:1,fp:to_f32:2,fp:to_f32:3,"
-    "fp:from_f32:1,fp:from_f32:2,fp:from_f32:3"
+    "fp:from_f32:1,fp:from_f32:2,fp:from_f32:3,fp:beat_sum:8"
 )
 DEVICE = ["--85k", "--package", "CABGA381"]
 # nextpnr-ecp5's speed grades. 6, the slowest and nextpnr's default, is the

@@ -86,6 +86,15 @@ pub const FP_UNITS: &[FpUnit] = &[
         default_latency: 2,
         verilog: |l| emit(crate::from_f32::FromF32::new(l)),
     },
+    FpUnit {
+        name: "beat_sum",
+        what: "the sum of one beat of 16 binary32 lanes with a lane-valid mask, in golden's tree order",
+        inputs: &[("lanes_i", 512), ("valid_i", 16)],
+        outputs: &[("sum_o", 32), ("valid_o", 1)],
+        latencies: &crate::beat_sum::BEAT_SUM_LATENCIES,
+        default_latency: 8,
+        verilog: |l| emit(crate::beat_sum::BeatSum::new(l / 4)),
+    },
 ];
 
 fn emit<B: Block>(mut uut: B) -> String {

@@ -16,6 +16,7 @@
 //! - [`f32_add::F32Add`]: binary32 addition, round to nearest even;
 //! - [`to_f32::ToF32`]: an element of any in_dtype to binary32;
 //! - [`from_f32::FromF32`]: binary32 to any out_dtype;
+//! - [`beat_sum::BeatSum`]: one beat's 16 lanes summed in golden's tree order;
 //! - [`fp_unit::FP_UNITS`]: the units as data (ports, latencies), for the
 //!   generator and the checks.
 //!
@@ -24,6 +25,7 @@
 //! registers. Each configuration is its own generated module. [`Config`]
 //! itself is plain data in `crosslane_golden::config`, re-exported here.
 
+pub mod beat_sum;
 pub mod compare;
 pub mod decode;
 pub mod f32_add;

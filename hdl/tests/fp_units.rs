@@ -10,6 +10,7 @@
 
 use crosslane_golden::instruction::dtype::Dtype;
 use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
+use crosslane_hdl::beat_sum::{BeatSum, BEAT_SUM_ADD_LATENCIES};
 use crosslane_hdl::f32_add::{F32Add, F32_ADD_LATENCIES};
 use crosslane_hdl::from_f32::{FromF32, FROM_F32_LATENCIES};
 use crosslane_hdl::to_f32::{ToF32, TO_F32_LATENCIES};
@@ -36,25 +37,41 @@ fn settle<B: Block>(uut: &mut B) {
     assert!(simulate(uut, 200), "the unit settles");
 }
 
-/// Feed `pairs` one a clock; the sums in order (the first `latency` − 1
-/// clocks' outputs skipped).
-fn run_add(latency: usize, pairs: &[(u32, u32)]) -> Vec<u32> {
-    let mut uut = F32Add::new(latency);
+/// Feed `inputs` to a unit one a clock (`set` puts one on its ports,
+/// `clock` drives its clock), then `latency` − 1 idle clocks; the outputs
+/// `get` reads, in order (the first `latency` − 1 clocks' skipped).
+fn run<B: Block, T: Copy>(
+    mut uut: B,
+    latency: usize,
+    inputs: &[T],
+    idle: T,
+    clock: impl Fn(&mut B, bool),
+    set: impl Fn(&mut B, T),
+    get: impl Fn(&B) -> u64,
+) -> Vec<u64> {
     uut.connect_all();
-    let mut out = Vec::with_capacity(pairs.len());
-    let idle = std::iter::repeat_n((0u32, 0u32), latency - 1);
-    for (i, (a, b)) in pairs.iter().copied().chain(idle).enumerate() {
-        uut.clk_i.next = Clock { clk: false };
-        uut.a_i.next = (a as u64).into();
-        uut.b_i.next = (b as u64).into();
+    let mut out = Vec::with_capacity(inputs.len());
+    for (i, x) in inputs.iter().copied().chain(std::iter::repeat_n(idle, latency - 1)).enumerate() {
+        clock(&mut uut, false);
+        set(&mut uut, x);
         settle(&mut uut);
-        uut.clk_i.next = Clock { clk: true };
+        clock(&mut uut, true);
         settle(&mut uut);
         if i + 1 >= latency {
-            out.push(uut.sum_o.val().to_u64() as u32);
+            out.push(get(&uut));
         }
     }
     out
+}
+
+fn run_add(latency: usize, pairs: &[(u32, u32)]) -> Vec<u32> {
+    let set = |u: &mut F32Add, (a, b): (u32, u32)| {
+        u.a_i.next = u64::from(a).into();
+        u.b_i.next = u64::from(b).into();
+    };
+    let clock = |u: &mut F32Add, clk| u.clk_i.next = Clock { clk };
+    let get = |u: &F32Add| u.sum_o.val().to_u64();
+    run(F32Add::new(latency), latency, pairs, (0, 0), clock, set, get).into_iter().map(|x| x as u32).collect()
 }
 
 fn check_add(latency: usize, pairs: &[(u32, u32)]) -> usize {
@@ -118,24 +135,15 @@ fn f32_add_spec_cases() {
     }
 }
 
-/// Feed (bits, dtype) one a clock; the binary32 results in order.
 fn run_to_f32(latency: usize, inputs: &[(u64, Dtype)]) -> Vec<u32> {
-    let mut uut = ToF32::new(latency);
-    uut.connect_all();
-    let mut out = Vec::with_capacity(inputs.len());
-    let idle = std::iter::repeat_n((0u64, Dtype::Invalid), latency - 1);
-    for (i, (bits, dtype)) in inputs.iter().copied().chain(idle).enumerate() {
-        uut.clk_i.next = Clock { clk: false };
-        uut.bits_i.next = bits.into();
-        uut.dtype_i.next = (dtype as u64).into();
-        settle(&mut uut);
-        uut.clk_i.next = Clock { clk: true };
-        settle(&mut uut);
-        if i + 1 >= latency {
-            out.push(uut.f32_o.val().to_u64() as u32);
-        }
-    }
-    out
+    let set = |u: &mut ToF32, (bits, dtype): (u64, Dtype)| {
+        u.bits_i.next = bits.into();
+        u.dtype_i.next = (dtype as u64).into();
+    };
+    let clock = |u: &mut ToF32, clk| u.clk_i.next = Clock { clk };
+    let get = |u: &ToF32| u.f32_o.val().to_u64();
+    let idle = (0, Dtype::Invalid);
+    run(ToF32::new(latency), latency, inputs, idle, clock, set, get).into_iter().map(|x| x as u32).collect()
 }
 
 fn check_to_f32(latency: usize, inputs: &[(u64, Dtype)]) -> usize {
@@ -228,24 +236,14 @@ fn to_f32_spec_cases() {
     }
 }
 
-/// Feed (binary32, dtype) one a clock; the results in order.
 fn run_from_f32(latency: usize, inputs: &[(u32, Dtype)]) -> Vec<u64> {
-    let mut uut = FromF32::new(latency);
-    uut.connect_all();
-    let mut out = Vec::with_capacity(inputs.len());
-    let idle = std::iter::repeat_n((0u32, Dtype::Invalid), latency - 1);
-    for (i, (x, dtype)) in inputs.iter().copied().chain(idle).enumerate() {
-        uut.clk_i.next = Clock { clk: false };
-        uut.x_i.next = u64::from(x).into();
-        uut.dtype_i.next = (dtype as u64).into();
-        settle(&mut uut);
-        uut.clk_i.next = Clock { clk: true };
-        settle(&mut uut);
-        if i + 1 >= latency {
-            out.push(uut.bits_o.val().to_u64());
-        }
-    }
-    out
+    let set = |u: &mut FromF32, (x, dtype): (u32, Dtype)| {
+        u.x_i.next = u64::from(x).into();
+        u.dtype_i.next = (dtype as u64).into();
+    };
+    let clock = |u: &mut FromF32, clk| u.clk_i.next = Clock { clk };
+    let get = |u: &FromF32| u.bits_o.val().to_u64();
+    run(FromF32::new(latency), latency, inputs, (0, Dtype::Invalid), clock, set, get)
 }
 
 fn check_from_f32(latency: usize, inputs: &[(u32, Dtype)]) -> usize {
@@ -307,5 +305,76 @@ fn from_f32_is_golden_on_every_dtype_at_every_latency() {
         let inputs = from_f32_inputs(latency as u64, 1000);
         assert!(inputs.len() > 40_000);
         assert_eq!(check_from_f32(latency, &inputs), inputs.len());
+    }
+}
+
+/// The beat's valid lanes summed as golden does: a prefix of n lanes is
+/// golden's short beat (`exec::sum` in tree order); any other mask the
+/// fixed tree with lone operands passed up.
+fn beat_reference(lanes: &[u32; 16], valid: u16) -> (u32, bool) {
+    let mut level: Vec<Option<u32>> = (0..16).map(|l| (valid >> l & 1 == 1).then_some(lanes[l])).collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| match (p[0], p[1]) {
+                (Some(a), Some(b)) => Some(fp::add(f32::from_bits(a), f32::from_bits(b)).to_bits()),
+                (a, b) => a.or(b),
+            })
+            .collect();
+    }
+    (level[0].unwrap_or(0), level[0].is_some())
+}
+
+fn run_beat(add_latency: usize, beats: &[([u32; 16], u16)]) -> Vec<u64> {
+    let set = |u: &mut BeatSum, (lanes, valid): ([u32; 16], u16)| {
+        let mut v = Bits::<512>::default();
+        for (l, x) in lanes.iter().enumerate() {
+            v = v | (Bits::<512>::from(u64::from(*x)) << (32 * l as u64));
+        }
+        u.lanes_i.next = v;
+        u.valid_i.next = u64::from(valid).into();
+    };
+    let clock = |u: &mut BeatSum, clk| u.clk_i.next = Clock { clk };
+    let get = |u: &BeatSum| u.sum_o.val().to_u64() | (u64::from(u.valid_o.val()) << 32);
+    let idle = ([0u32; 16], 0u16);
+    run(BeatSum::new(add_latency), 4 * add_latency, beats, idle, clock, set, get)
+}
+
+#[test]
+fn beat_sum_synthesizes() {
+    let vlog = synthesizes("beat_sum_2", BeatSum::new(2));
+    // 15 adders of 9 registers each (latency 2), and 2 × 4 delay registers a node.
+    assert_eq!(vlog.matches("always @(posedge clock) q <= d;").count(), 15 * (9 + 2 * 4));
+}
+
+#[test]
+fn beat_sum_is_golden_on_every_short_beat_and_random_masks() {
+    let mut pairs = OperandPairs::new(11);
+    let mut beats = Vec::new();
+    for k in 0..200u32 {
+        let lanes: [u32; 16] = std::array::from_fn(|_| pairs.next().unwrap().0);
+        let n = k % 17;
+        let valid = if k % 5 == 4 { (pairs.next().unwrap().1 & 0xffff) as u16 } else { ((1u32 << n) - 1) as u16 };
+        beats.push((lanes, valid));
+    }
+    for add_latency in BEAT_SUM_ADD_LATENCIES {
+        let got = run_beat(add_latency, &beats);
+        assert_eq!(got.len(), beats.len());
+        for ((lanes, valid), g) in beats.iter().zip(got) {
+            let (want, any) = beat_reference(lanes, *valid);
+            assert_eq!(g, u64::from(want) | (u64::from(any) << 32), "adder latency {add_latency}: mask {valid:04x}");
+            if valid.trailing_ones() == valid.count_ones() {
+                // A prefix: golden's own short beat.
+                let values: Vec<f32> =
+                    lanes[..valid.count_ones() as usize].iter().map(|&x| f32::from_bits(x)).collect();
+                let golden = crosslane_golden::instruction::exec::sum(&values, Default::default());
+                assert_eq!(
+                    want,
+                    golden.to_bits(),
+                    "the fixed tree is golden's tree on a prefix of {} lanes",
+                    values.len()
+                );
+            }
+        }
     }
 }

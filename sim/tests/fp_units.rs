@@ -144,6 +144,22 @@ fn every_code_of_the_small_dtypes_is_checked() {
 }
 
 #[test]
+fn a_beat_that_drops_a_lone_lane_is_caught() {
+    if !have_verilator() {
+        return;
+    }
+    // A node whose right operand alone is valid passes nothing up.
+    let unit = fp_unit("beat_sum").expect("beat_sum");
+    let files = plant(unit, "crosslane_beat_sum_node_l8.v", "            sum_o = db_2_q;", "            sum_o = zero;");
+    let c = fp::check(unit, 8, 20_000, 7, Some(files)).unwrap();
+    assert!(c.mismatches > 0, "{}", c.line());
+    assert!(c.line().contains("counterexample: lanes_i="), "{}", c.line());
+    // The whole 512 bits of lanes_i are written out.
+    let lanes = c.line().split("lanes_i=").nth(1).unwrap().split(' ').next().unwrap().len();
+    assert_eq!(lanes, 128, "{}", c.line());
+}
+
+#[test]
 fn a_flushed_subnormal_is_caught() {
     if !have_verilator() {
         return;

@@ -74,21 +74,29 @@ fn verilator_lint_wall_is_clean() {
     for fast in [0, 1] {
         tops.extend(Config::ALL.iter().map(|c| (format!("{}_top", generate::MODULE), Some((c.every(), fast)))));
     }
-    let mut params: Vec<(String, Vec<String>)> = tops
+    let mut params: Vec<(String, Vec<String>, Vec<std::path::PathBuf>)> = tops
         .into_iter()
         .map(|(top, every)| {
             let args = every.map_or_else(Vec::new, |(e, fast)| vec![format!("-GEVERY={e}"), format!("-GFAST={fast}")]);
-            (top, args)
+            (top, args, files.clone())
         })
         .collect();
-    // The fp units: each latency's top, and the wrapper at each latency.
+    // The fp units: each latency's top, and the wrapper at each latency,
+    // with the unit's own files (the wrapper, every latency's top and what
+    // they instantiate: the whole folder would cost most of the run).
     for unit in crosslane_hdl::fp_unit::FP_UNITS {
+        let own: Vec<std::path::PathBuf> = crosslane_sim::prove::fp::sources(unit)
+            .unwrap()
+            .into_iter()
+            .filter(|f| f.path.extension().is_some_and(|e| e == "v"))
+            .map(|f| generated().join(f.path))
+            .collect();
         for &l in unit.latencies {
-            params.push((unit.module(l), Vec::new()));
-            params.push((unit.wrapper(), vec![format!("-GLATENCY={l}")]));
+            params.push((unit.module(l), Vec::new(), own.clone()));
+            params.push((unit.wrapper(), vec![format!("-GLATENCY={l}")], own.clone()));
         }
     }
-    for (top, every) in params {
+    for (top, every, files) in params {
         let mut cmd = std::process::Command::new("verilator");
         cmd.args(["--lint-only", "-Wall", "--top-module", &top]).args(&every);
         let out = cmd.arg(generated().join("rtl/crosslane_reduce.vlt")).args(&files).output().unwrap();

@@ -116,10 +116,18 @@ fn component_name(first: &str, text: &str) -> String {
     let last = path.split('$').rfind(|s| !s.chars().all(|c| c.is_ascii_digit())).unwrap_or(path);
     let is_level = |s: &str| s.strip_prefix('l').is_some_and(|n| n.parse::<usize>().is_ok());
     let is_pipe = text.lines().any(|l| l.starts_with("module ") && l.ends_with("(d,q,clock);"));
-    let fp_unit = FP_UNITS.iter().find(|u| u.latencies.iter().any(|&l| u.module(l) == top));
-    let role = if let (Some(unit), false) = (fp_unit, is_pipe) {
-        // `mini_<format>`: one minifloat unpacker a format, one module.
-        let part = if last.starts_with("mini_") { "minifloat_unpack" } else { last };
+    let fp_unit = FP_UNITS.iter().find_map(|u| u.latencies.iter().find(|&&l| u.module(l) == top).map(|&l| (u, l)));
+    let role = if let (Some((unit, latency)), false) = (fp_unit, is_pipe) {
+        // `mini_<format>`: one minifloat unpacker a format, one module;
+        // `l<k>`: a tree level's nodes, one module a latency (their adders
+        // and delays differ with it).
+        let part = if last.starts_with("mini_") {
+            "minifloat_unpack".to_string()
+        } else if is_level(last) {
+            format!("node_l{latency}")
+        } else {
+            last.to_string()
+        };
         format!("{}_{part}", unit.name)
     } else if last.ends_with("_dec") {
         "op_decode".to_string()
@@ -190,6 +198,9 @@ fn component_role(name: &str) -> String {
             "FromF32's second stage: the significand shifted (guard and sticky kept) and rounded to nearest even"
         }
         "from_f32_pack" => "FromF32's last stage: the float code packed or the integer saturated, or what passes",
+        r if r.starts_with("beat_sum_node_l") => {
+            "a node of BeatSum's tree at that latency: an F32Add, its operands delayed beside it, the one valid operand passed up"
+        }
         r if r.starts_with("reg") => "a pipeline register",
         r if r.starts_with("wire") => "a pipeline boundary without a register in that configuration",
         _ => "a component",
@@ -205,40 +216,63 @@ pub struct Rtl {
     /// Each fp unit's top at each of its latencies: (unit, latency, text).
     pub fp_tops: Vec<(&'static FpUnit, usize, String)>,
     pub components: Vec<(String, String)>,
+    /// Each top's module name → the modules it needs, sorted: those it
+    /// instantiates and theirs (an fp unit's top may be one of them).
+    uses: std::collections::HashMap<String, Vec<String>>,
 }
 
 impl Rtl {
-    /// The components `config`'s top instantiates, by name.
-    pub fn used_by(&self, config: Config) -> Vec<&str> {
-        let Some((_, top)) = self.tops.iter().find(|(c, _)| *c == config) else { return Vec::new() };
-        self.used_in(top)
-    }
-
-    /// The components the top `module` instantiates (a configuration's or
-    /// an fp unit's), by name.
-    pub fn used_by_module(&self, module: &str) -> Vec<&str> {
-        let config = self.tops.iter().find(|(c, _)| c.module() == module).map(|(_, t)| t);
-        let unit = self.fp_tops.iter().find(|(u, l, _)| u.module(*l) == module).map(|(_, _, t)| t);
-        config.or(unit).map_or_else(Vec::new, |top| self.used_in(top))
-    }
-
-    /// The components `text` instantiates, and those they instantiate.
-    fn used_in(&self, text: &str) -> Vec<&str> {
-        let instantiates = |text: &str, n: &str| text.lines().any(|l| l.trim_start().starts_with(&format!("{n} ")));
-        let mut used: Vec<&str> =
-            self.components.iter().map(|(n, _)| n.as_str()).filter(|n| instantiates(text, n)).collect();
-        let mut i = 0;
-        while i < used.len() {
-            let inner = self.components.iter().find(|(n, _)| n == used[i]).map_or("", |(_, t)| t.as_str());
-            for (n, _) in &self.components {
-                if !used.contains(&n.as_str()) && instantiates(inner, n) {
-                    used.push(n);
+    fn new(
+        tops: Vec<(Config, String)>,
+        fp_tops: Vec<(&'static FpUnit, usize, String)>,
+        components: Vec<(String, String)>,
+    ) -> Rtl {
+        // What each module instantiates: the first words of its lines that
+        // are modules.
+        let mut all: Vec<(String, &str)> = tops.iter().map(|(c, t)| (c.module(), t.as_str())).collect();
+        all.extend(fp_tops.iter().map(|(u, l, t)| (u.module(*l), t.as_str())));
+        all.extend(components.iter().map(|(n, t)| (n.clone(), t.as_str())));
+        let names: std::collections::HashSet<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
+        let direct: std::collections::HashMap<&str, Vec<&str>> = all
+            .iter()
+            .map(|(n, text)| {
+                let mut used: Vec<&str> = text
+                    .lines()
+                    .filter_map(|l| l.trim_start().split(' ').next())
+                    .filter(|w| *w != n && names.contains(w))
+                    .collect();
+                used.sort();
+                used.dedup();
+                (n.as_str(), used)
+            })
+            .collect();
+        let mut uses = std::collections::HashMap::new();
+        for (n, _) in all.iter().take(tops.len() + fp_tops.len()) {
+            let mut needed: Vec<&str> = direct[n.as_str()].clone();
+            let mut i = 0;
+            while i < needed.len() {
+                for m in &direct[needed[i]] {
+                    if !needed.contains(m) {
+                        needed.push(m);
+                    }
                 }
+                i += 1;
             }
-            i += 1;
+            needed.sort();
+            uses.insert(n.clone(), needed.into_iter().map(str::to_string).collect());
         }
-        used.sort();
-        used
+        Rtl { tops, fp_tops, components, uses }
+    }
+
+    /// The modules `config`'s top needs, by name.
+    pub fn used_by(&self, config: Config) -> Vec<&str> {
+        self.used_by_module(&config.module())
+    }
+
+    /// The modules the top `module` (a configuration's or an fp unit's)
+    /// needs, by name: those it instantiates, and theirs.
+    pub fn used_by_module(&self, module: &str) -> Vec<&str> {
+        self.uses.get(module).map_or_else(Vec::new, |u| u.iter().map(String::as_str).collect())
     }
 }
 
@@ -293,7 +327,7 @@ fn emit_rtl() -> Result<Rtl, String> {
         let top = postpass::continuous_wiring(&top).map_err(|e| format!("{}: {e}", unit.module(latency)))?;
         fp_tops.push((unit, latency, top));
     }
-    Ok(Rtl { tops, fp_tops, components })
+    Ok(Rtl::new(tops, fp_tops, components))
 }
 
 /// The files under `generated/` that `config`'s unit is made of: its top's

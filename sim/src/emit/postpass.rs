@@ -347,21 +347,71 @@ pub fn fold_designs(designs: &[&str], name_of: impl Fn(&str, &str) -> String) ->
         tops.push((*preamble, top));
         children.extend(&mods[1..]);
     }
-    // Group the children by their text with the name and constant values taken out.
+    // Group the children by their text with the name and constant values
+    // taken out and each child they instantiate written as its group: the
+    // deepest first, so a module's children are grouped before it (a child
+    // may differ only in what its own children are: a register or a wire).
+    let original: std::collections::HashMap<&str, usize> =
+        children.iter().enumerate().map(|(i, m)| (m.name, i)).collect();
+    children.sort_by_key(|m| std::cmp::Reverse(m.name.matches('$').count()));
+    let mut group_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let signature = |m: &Module, group_of: &std::collections::HashMap<&str, usize>| -> String {
+        let mut t = String::with_capacity(m.text.len());
+        for line in m.text.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            let word = trimmed.split(' ').next().unwrap_or("");
+            match group_of.get(word) {
+                Some(g) if !trimmed.starts_with("module ") => {
+                    t.push_str(&line[..line.len() - trimmed.len()]);
+                    t.push_str(&format!("\u{1}{g}"));
+                    t.push_str(&trimmed[word.len()..]);
+                }
+                _ => t.push_str(line),
+            }
+        }
+        t.replace(m.name, "\u{0}")
+    };
     let mut groups: Vec<(String, Vec<&Module>)> = Vec::new();
     for m in children {
-        let normal = without_values(&m.text.replace(m.name, "\u{0}"));
-        match groups.iter_mut().find(|g| g.0 == normal) {
-            Some(g) => g.1.push(m),
-            None => groups.push((normal, vec![m])),
-        }
+        let normal = without_values(&signature(m, &group_of));
+        let g = match groups.iter().position(|g| g.0 == normal) {
+            Some(g) => {
+                groups[g].1.push(m);
+                g
+            }
+            None => {
+                groups.push((normal, vec![m]));
+                groups.len() - 1
+            }
+        };
+        group_of.insert(m.name, g);
     }
     // Old name → (new name, parameter overrides of that instance).
     let mut renamed: std::collections::HashMap<&str, (String, String)> = std::collections::HashMap::new();
     let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut folded = Vec::new();
+    let top_signatures: Vec<String> = tops.iter().map(|(_, t)| signature(t, &group_of)).collect();
     for (_, members) in &groups {
-        let first = members[0];
+        // Named for (and its text and defaults taken from) its member
+        // nearest a top (the fewest instance names in its path, array
+        // indices not counted), the first in the designs' order of those.
+        let nesting = |m: &Module| m.name.split('$').filter(|s| !s.chars().all(|c| c.is_ascii_digit())).count();
+        let first = *members.iter().min_by_key(|m| (nesting(m), original[m.name])).unwrap_or(&members[0]);
+        // A child that is another design's top (an F32Add inside a
+        // BeatSum) instantiates that top rather than a copy of it.
+        let top = tops
+            .iter()
+            .zip(&top_signatures)
+            .find(|(_, sig)| members.iter().all(|m| signature(m, &group_of) == **sig))
+            .map(|((_, t), _)| t);
+        if let Some(top) = top {
+            for m in members {
+                if renamed.insert(m.name, (top.name.to_string(), String::new())).is_some() {
+                    return Err(format!("module {} is in two designs", m.name));
+                }
+            }
+            continue;
+        }
         let name = name_of(first.name, first.text);
         if !names.insert(name.clone()) {
             return Err(format!("two different modules would both be named {name} (one of them {})", first.name));
@@ -689,6 +739,18 @@ mod tests {
         assert!(out.contains("    node #(.live(32'hffff)) l2(.a(a));\n"), "{out}");
         assert!(out.contains("    parameter  live = 32'h1ff;\n    localparam  zero = 32'h0;\n"), "{out}");
         assert_eq!(counts(&out).1, 2, "{out}");
+    }
+
+    #[test]
+    fn a_child_that_is_another_designs_top_instantiates_that_top() {
+        let add = "module add(a);\n    add$r r(.a(a));\nendmodule // add\n\nmodule add$r(a);\nendmodule // add$r\n";
+        let tree = "module tree(a);\n    tree$n n(.a(a));\nendmodule // tree\n\n\
+                    module tree$n(a);\n    tree$n$r r(.a(a));\nendmodule // tree$n\n\n\
+                    module tree$n$r(a);\nendmodule // tree$n$r\n";
+        let folded =
+            fold_designs(&[add, tree], |n, _| if n.ends_with("$r") { "reg".into() } else { "node".into() }).unwrap();
+        assert!(folded.tops[1].contains("    add n(.a(a));"), "{}", folded.tops[1]);
+        assert_eq!(folded.modules.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["reg"]);
     }
 
     #[test]

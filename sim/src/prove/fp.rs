@@ -24,12 +24,44 @@ use std::time::Instant;
 const CHUNK: usize = 1 << 16;
 
 /// One vector the unit got wrong: its inputs, the unit's outputs and golden's,
-/// each port's value.
+/// each port's value (the low 64 bits of a wider port), and all of them
+/// written out (`text`: `a_i=… b_i=… gave sum_o=…, golden sum_o=…`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
     pub inputs: Vec<u64>,
     pub got: Vec<u64>,
     pub want: Vec<u64>,
+    pub text: String,
+}
+
+impl Mismatch {
+    fn new(unit: &FpUnit, rec: &[u8], got: &[u8], want: &[u8]) -> Self {
+        Mismatch {
+            inputs: values(unit.inputs, rec),
+            got: values(unit.outputs, got),
+            want: values(unit.outputs, want),
+            text: format!(
+                "{} gave {}, golden {}",
+                port_text(unit.inputs, rec),
+                port_text(unit.outputs, got),
+                port_text(unit.outputs, want)
+            ),
+        }
+    }
+}
+
+/// A record's ports written out in hex, each whole (any width).
+fn port_text(ports: &[(&str, usize)], record: &[u8]) -> String {
+    let mut at = 0;
+    let mut out = Vec::new();
+    for (n, w) in ports {
+        let bytes = w.div_ceil(8);
+        let hex: String = record[at..at + bytes].iter().rev().map(|b| format!("{b:02x}")).collect();
+        // Whole bytes in hex: trim to the port's digits.
+        out.push(format!("{n}={}", &hex[hex.len() - w.div_ceil(4)..]));
+        at += bytes;
+    }
+    out.join(" ")
 }
 
 /// What a check of one unit at one latency found.
@@ -65,34 +97,21 @@ impl FpCheck {
                 self.secs
             ),
             Some(m) => format!(
-                "{what}: {} mismatches in {} vectors; counterexample: {} gave {}, golden {}",
-                self.mismatches,
-                self.vectors,
-                ports(self.unit.inputs, &m.inputs),
-                ports(self.unit.outputs, &m.got),
-                ports(self.unit.outputs, &m.want)
+                "{what}: {} mismatches in {} vectors; counterexample: {}",
+                self.mismatches, self.vectors, m.text
             ),
         }
     }
 }
 
-fn ports(names: &[(&str, usize)], values: &[u64]) -> String {
-    names
-        .iter()
-        .zip(values)
-        .map(|((n, w), v)| format!("{n}={v:0width$x}", width = w.div_ceil(4)))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Split a record into its ports' values (ports of at most 64 bits).
+/// Split a record into its ports' values (the low 64 bits of a wider port).
 fn values(ports: &[(&str, usize)], record: &[u8]) -> Vec<u64> {
     let mut at = 0;
     ports
         .iter()
         .map(|(_, w)| {
             let n = w.div_ceil(8);
-            let v = record[at..at + n].iter().rev().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+            let v = record[at..at + n.min(8)].iter().rev().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
             at += n;
             v
         })
@@ -286,6 +305,104 @@ impl Model for FromF32Vectors {
     }
 }
 
+/// BeatSum: first every pair of edge values (a, b) in alternate lanes of a
+/// full beat, and every edge value in all lanes with every prefix mask;
+/// then random beats (lanes of any bits, special values, values of one
+/// magnitude that cancel, edge values), with every prefix mask (a short
+/// beat of 0 to 16 lanes, the case the instruction makes) and random masks.
+struct BeatVectors {
+    edge: usize,
+    rng: SplitMix,
+    pairs: OperandPairs,
+    left: u64,
+}
+
+impl BeatVectors {
+    fn new(random: u64, seed: u64) -> Self {
+        BeatVectors { edge: 0, rng: SplitMix(seed), pairs: OperandPairs::new(seed ^ 0xbea7), left: random }
+    }
+}
+
+/// The sum of a beat's valid lanes in the fixed tree: neighbours added,
+/// a lone valid operand passed up (golden's `beat_tree` for a prefix).
+pub fn beat_sum(lanes: &[u32; 16], valid: u16) -> Option<u32> {
+    let mut level: Vec<Option<u32>> = (0..16).map(|l| (valid >> l & 1 == 1).then_some(lanes[l])).collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| match (p[0], p[1]) {
+                (Some(a), Some(b)) => Some(fp::add(f32::from_bits(a), f32::from_bits(b)).to_bits()),
+                (a, b) => a.or(b),
+            })
+            .collect();
+    }
+    level[0]
+}
+
+impl Model for BeatVectors {
+    fn edges(&self) -> u64 {
+        let n = edge_values().len() as u64;
+        n * n + n * 17
+    }
+
+    fn next(&mut self, rec: &mut [u8]) -> bool {
+        let edges = edge_values();
+        let n = edges.len();
+        if self.edge < n * n + n * 17 {
+            let k = self.edge;
+            self.edge += 1;
+            let (lanes, mask): ([u32; 16], u16) = if k < n * n {
+                (std::array::from_fn(|l| if l % 2 == 0 { edges[k / n] } else { edges[k % n] }), 0xffff)
+            } else {
+                let (e, len) = ((k - n * n) / 17, (k - n * n) % 17);
+                ([edges[e]; 16], ((1u32 << len) - 1) as u16)
+            };
+            for (l, x) in lanes.iter().enumerate() {
+                rec[4 * l..4 * l + 4].copy_from_slice(&x.to_le_bytes());
+            }
+            rec[64..66].copy_from_slice(&mask.to_le_bytes());
+            return true;
+        }
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        let kind = self.rng.next();
+        let base = self.pairs.next().unwrap_or((0, 0)).0;
+        for l in 0..16 {
+            let (a, b) = self.pairs.next().unwrap_or((0, 0));
+            let r = self.rng.next();
+            let x = match kind % 4 {
+                0 => a,
+                1 => b,
+                // One magnitude: sums that cancel and round.
+                2 => (base & 0x7f80_0000) | (r as u32 & 0x807f_ffff),
+                _ => {
+                    if r.is_multiple_of(3) {
+                        edges[(r >> 8) as usize % edges.len()]
+                    } else {
+                        a
+                    }
+                }
+            };
+            rec[4 * l..4 * l + 4].copy_from_slice(&x.to_le_bytes());
+        }
+        let n = (kind >> 8) % 17;
+        let mask: u16 = if (kind >> 16).is_multiple_of(4) { self.rng.next() as u16 } else { ((1u32 << n) - 1) as u16 };
+        rec[64..66].copy_from_slice(&mask.to_le_bytes());
+        true
+    }
+
+    fn golden(rec: &[u8], out: &mut [u8]) {
+        let lanes: [u32; 16] =
+            std::array::from_fn(|l| u32::from_le_bytes([rec[4 * l], rec[4 * l + 1], rec[4 * l + 2], rec[4 * l + 3]]));
+        let valid = u16::from_le_bytes([rec[64], rec[65]]);
+        let sum = beat_sum(&lanes, valid);
+        out[..4].copy_from_slice(&sum.unwrap_or(0).to_le_bytes());
+        out[4] = u8::from(sum.is_some());
+    }
+}
+
 /// The files the harness of `unit` builds from: the unit's RTL (the
 /// wrapper, each latency's top and their components, as checked in unless
 /// `rtl` replaces some of them: tests plant bugs this way) and its harness.
@@ -302,8 +419,9 @@ pub fn sources(unit: &FpUnit) -> Result<Vec<GeneratedFile>, String> {
     let mut paths: Vec<PathBuf> = names.iter().map(|n| PathBuf::from(format!("rtl/{n}.v"))).collect();
     paths.push(emit::fp_harness_path(unit));
     // The checked-in files, which must be the generator's (a simulator never
-    // runs other RTL than generated/'s).
-    let checked = emit::checked_in()?;
+    // runs other RTL than generated/'s); read once a process.
+    static CHECKED: std::sync::OnceLock<Result<Vec<GeneratedFile>, String>> = std::sync::OnceLock::new();
+    let checked = CHECKED.get_or_init(emit::checked_in).as_ref().map_err(Clone::clone)?;
     paths
         .into_iter()
         .map(|p| {
@@ -365,6 +483,7 @@ pub fn check(
         "f32_add" => stream(unit, &built, AddVectors::new(random, seed))?,
         "to_f32" => stream(unit, &built, ToF32Vectors::new(random, seed))?,
         "from_f32" => stream(unit, &built, FromF32Vectors::new(random, seed))?,
+        "beat_sum" => stream(unit, &built, BeatVectors::new(random, seed))?,
         other => return Err(format!("no golden model is wired for fp unit {other}")),
     };
     Ok(FpCheck {
@@ -435,11 +554,7 @@ fn stream<M: Model + 'static>(
             if res != want.as_slice() {
                 mismatches += 1;
                 if first.is_none() {
-                    first = Some(Mismatch {
-                        inputs: values(unit.inputs, rec),
-                        got: values(unit.outputs, res),
-                        want: values(unit.outputs, &want),
-                    });
+                    first = Some(Mismatch::new(unit, rec, res, &want));
                 }
             }
         }
@@ -496,12 +611,7 @@ impl SmtProof {
                 self.secs
             ),
             SmtVerdict::Timeout => format!("{what}: not proven within the time limit ({:.0} s)", self.secs),
-            SmtVerdict::Counterexample(m) => format!(
-                "{what}: counterexample: {} gave {}, golden {}",
-                ports(self.unit.inputs, &m.inputs),
-                ports(self.unit.outputs, &m.got),
-                ports(self.unit.outputs, &m.want)
-            ),
+            SmtVerdict::Counterexample(m) => format!("{what}: counterexample: {}", m.text),
         }
     }
 }
@@ -745,17 +855,21 @@ pub fn smt_prove(
                 "f32_add" => AddVectors::golden(&rec, &mut want),
                 "to_f32" => ToF32Vectors::golden(&rec, &mut want),
                 "from_f32" => FromF32Vectors::golden(&rec, &mut want),
+                "beat_sum" => BeatVectors::golden(&rec, &mut want),
                 other => return Err(format!("no golden model is wired for fp unit {other}")),
             }
-            let want = values(unit.outputs, &want);
-            if want == got {
+            let mut got_rec = Vec::new();
+            for ((_, w), v) in unit.outputs.iter().zip(&got) {
+                got_rec.extend_from_slice(&v.to_le_bytes()[..w.div_ceil(8)]);
+            }
+            if want == got_rec {
                 return Err(format!(
                     "the solver's counterexample {} gives golden's own result {}: the reference and golden disagree",
-                    ports(unit.inputs, &inputs),
-                    ports(unit.outputs, &got)
+                    port_text(unit.inputs, &rec),
+                    port_text(unit.outputs, &got_rec)
                 ));
             }
-            SmtVerdict::Counterexample(Mismatch { inputs, got, want })
+            SmtVerdict::Counterexample(Mismatch::new(unit, &rec, &got_rec, &want))
         }
         other => return Err(format!("bitwuzla answered {other:?}")),
     };
