@@ -9,6 +9,7 @@
 //! fails the test.
 
 use crosslane_golden::instruction::dtype::Dtype;
+use crosslane_golden::instruction::exec::beat_tree_masked;
 use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
 use crosslane_hdl::beat_sum::{BeatSum, BEAT_SUM_ADD_LATENCIES};
 use crosslane_hdl::f32_add::{F32Add, F32_ADD_LATENCIES};
@@ -308,23 +309,6 @@ fn from_f32_is_golden_on_every_dtype_at_every_latency() {
     }
 }
 
-/// The beat's valid lanes summed as golden does: a prefix of n lanes is
-/// golden's short beat (`exec::sum` in tree order); any other mask the
-/// fixed tree with lone operands passed up.
-fn beat_reference(lanes: &[u32; 16], valid: u16) -> (u32, bool) {
-    let mut level: Vec<Option<u32>> = (0..16).map(|l| (valid >> l & 1 == 1).then_some(lanes[l])).collect();
-    while level.len() > 1 {
-        level = level
-            .chunks(2)
-            .map(|p| match (p[0], p[1]) {
-                (Some(a), Some(b)) => Some(fp::add(f32::from_bits(a), f32::from_bits(b)).to_bits()),
-                (a, b) => a.or(b),
-            })
-            .collect();
-    }
-    (level[0].unwrap_or(0), level[0].is_some())
-}
-
 fn run_beat(add_latency: usize, beats: &[([u32; 16], u16)]) -> Vec<u64> {
     let set = |u: &mut BeatSum, (lanes, valid): ([u32; 16], u16)| {
         let mut v = Bits::<512>::default();
@@ -361,8 +345,13 @@ fn beat_sum_is_golden_on_every_short_beat_and_random_masks() {
         let got = run_beat(add_latency, &beats);
         assert_eq!(got.len(), beats.len());
         for ((lanes, valid), g) in beats.iter().zip(got) {
-            let (want, any) = beat_reference(lanes, *valid);
-            assert_eq!(g, u64::from(want) | (u64::from(any) << 32), "adder latency {add_latency}: mask {valid:04x}");
+            let sum = beat_tree_masked(&lanes.map(f32::from_bits), *valid).map(f32::to_bits);
+            let want = sum.unwrap_or(0);
+            assert_eq!(
+                g,
+                u64::from(want) | (u64::from(sum.is_some()) << 32),
+                "adder latency {add_latency}: mask {valid:04x}"
+            );
             if valid.trailing_ones() == valid.count_ones() {
                 // A prefix: golden's own short beat.
                 let values: Vec<f32> =

@@ -36,6 +36,13 @@ fn from_f32() -> &'static FpUnit {
     fp_unit("from_f32").expect("from_f32")
 }
 
+/// F32Add rounding half up: the guard bit alone decides.
+const ADD_HALF_UP: (&str, &str, &str) = (
+    "crosslane_f32_add_round.v",
+    "round_up = man_i[32'h2] & (man_i[32'h1] | man_i[32'h0] | man_i[32'h3]);",
+    "round_up = man_i[32'h2];",
+);
+
 /// FromF32 rounding half up: the guard bit alone decides.
 const FROM_F32_HALF_UP: (&str, &str, &str) = (
     "crosslane_from_f32_shift.v",
@@ -76,13 +83,8 @@ fn a_rounding_bug_is_caught_with_a_counterexample() {
     if !have_verilator() {
         return;
     }
-    // Round half up: the guard bit alone decides.
-    let files = plant(
-        add(),
-        "crosslane_f32_add_round.v",
-        "round_up = man_i[32'h2] & (man_i[32'h1] | man_i[32'h0] | man_i[32'h3]);",
-        "round_up = man_i[32'h2];",
-    );
+    let (file, from, to) = ADD_HALF_UP;
+    let files = plant(add(), file, from, to);
     for latency in add().latencies {
         let c = fp::check(add(), *latency, 20_000, 7, Some(files.clone())).unwrap();
         assert!(!c.passed() && c.mismatches > 0, "{}", c.line());
@@ -244,12 +246,8 @@ fn the_smt_proof_gives_a_rounding_bug_as_a_counterexample_golden_confirms() {
     if !have_smt() {
         return;
     }
-    let files = plant(
-        add(),
-        "crosslane_f32_add_round.v",
-        "round_up = man_i[32'h2] & (man_i[32'h1] | man_i[32'h0] | man_i[32'h3]);",
-        "round_up = man_i[32'h2];",
-    );
+    let (file, from, to) = ADD_HALF_UP;
+    let files = plant(add(), file, from, to);
     let p = fp::smt_prove(add(), 3, &files, std::time::Duration::from_secs(600)).unwrap();
     let fp::SmtVerdict::Counterexample(m) = &p.verdict else { panic!("{}", p.line()) };
     // smt_prove has held the counterexample to golden already; the planted

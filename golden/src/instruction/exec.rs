@@ -133,6 +133,25 @@ fn beat_tree(v: &[f32]) -> f32 {
     lanes[0]
 }
 
+/// One beat in the fixed 16-lane tree with a valid bit a lane (the
+/// hardware's `BeatSum`, D54): neighbours added where both are valid, a
+/// lone valid operand passed up, nothing where neither is; `None` when no
+/// lane is valid. For a prefix of n lanes (a short beat) it is
+/// [`beat_tree`] of those lanes.
+pub fn beat_tree_masked(lanes: &[f32; BEAT_LANES], valid: u16) -> Option<f32> {
+    let mut level: Vec<Option<f32>> = (0..BEAT_LANES).map(|l| (valid >> l & 1 == 1).then_some(lanes[l])).collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| match (p[0], p[1]) {
+                (Some(a), Some(b)) => Some(add(a, b)),
+                (a, b) => a.or(b),
+            })
+            .collect();
+    }
+    level[0]
+}
+
 /// Sum a non-empty sequence in the given order (an empty one sums to +0).
 pub fn sum(values: &[f32], order: SumOrder) -> f32 {
     match order {
@@ -363,6 +382,20 @@ pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_masked_tree_is_the_beat_tree_on_every_prefix() {
+        let lanes: [f32; BEAT_LANES] = std::array::from_fn(|l| (l as f32 + 1.0) * if l % 3 == 0 { 1e7 } else { -0.3 });
+        for n in 0..=BEAT_LANES {
+            let valid = ((1u32 << n) - 1) as u16;
+            let want = (n > 0).then(|| beat_tree(&lanes[..n]).to_bits());
+            assert_eq!(beat_tree_masked(&lanes, valid).map(f32::to_bits), want, "{n} lanes");
+        }
+        // Lane 3 alone of the right half: passed up to the root's right side.
+        let valid = 0b0000_0000_0000_1011;
+        let want = add(add(lanes[0], lanes[1]), lanes[3]);
+        assert_eq!(beat_tree_masked(&lanes, valid).map(f32::to_bits), Some(want.to_bits()));
+    }
 
     #[test]
     fn beat_tree_pairs_neighbours_and_passes_the_odd_lane_up() {

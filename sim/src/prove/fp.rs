@@ -13,6 +13,7 @@ use crate::emit::{self, GeneratedFile};
 use crate::engines::rtl::{cached_build, Cached};
 use crate::tools::{generated_dir, require};
 use crosslane_golden::instruction::dtype::Dtype;
+use crosslane_golden::instruction::exec::beat_tree_masked;
 use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
 use crosslane_hdl::fp_unit::FpUnit;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -309,7 +310,8 @@ impl Model for FromF32Vectors {
 /// full beat, and every edge value in all lanes with every prefix mask;
 /// then random beats (lanes of any bits, special values, values of one
 /// magnitude that cancel, edge values), with every prefix mask (a short
-/// beat of 0 to 16 lanes, the case the instruction makes) and random masks.
+/// beat of 0 to 16 lanes, the case the instruction makes) and random masks;
+/// golden's `beat_tree_masked` the reference.
 struct BeatVectors {
     edge: usize,
     rng: SplitMix,
@@ -321,22 +323,6 @@ impl BeatVectors {
     fn new(random: u64, seed: u64) -> Self {
         BeatVectors { edge: 0, rng: SplitMix(seed), pairs: OperandPairs::new(seed ^ 0xbea7), left: random }
     }
-}
-
-/// The sum of a beat's valid lanes in the fixed tree: neighbours added,
-/// a lone valid operand passed up (golden's `beat_tree` for a prefix).
-pub fn beat_sum(lanes: &[u32; 16], valid: u16) -> Option<u32> {
-    let mut level: Vec<Option<u32>> = (0..16).map(|l| (valid >> l & 1 == 1).then_some(lanes[l])).collect();
-    while level.len() > 1 {
-        level = level
-            .chunks(2)
-            .map(|p| match (p[0], p[1]) {
-                (Some(a), Some(b)) => Some(fp::add(f32::from_bits(a), f32::from_bits(b)).to_bits()),
-                (a, b) => a.or(b),
-            })
-            .collect();
-    }
-    level[0]
 }
 
 impl Model for BeatVectors {
@@ -397,7 +383,7 @@ impl Model for BeatVectors {
         let lanes: [u32; 16] =
             std::array::from_fn(|l| u32::from_le_bytes([rec[4 * l], rec[4 * l + 1], rec[4 * l + 2], rec[4 * l + 3]]));
         let valid = u16::from_le_bytes([rec[64], rec[65]]);
-        let sum = beat_sum(&lanes, valid);
+        let sum = beat_tree_masked(&lanes.map(f32::from_bits), valid).map(f32::to_bits);
         out[..4].copy_from_slice(&sum.unwrap_or(0).to_le_bytes());
         out[4] = u8::from(sum.is_some());
     }
