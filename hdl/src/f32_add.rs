@@ -30,12 +30,9 @@
 //! 2 (a register after alignment too) or 3 (after normalization too). A
 //! pair sampled at rising edge k is on `sum_o` after edge k + L − 1.
 
+use crate::k;
 use crate::pipe::Pipe;
 use rust_hdl::prelude::*;
-
-fn k<const N: usize>(x: u64) -> Constant<Bits<N>> {
-    Constant::new(x.into())
-}
 
 /// The latencies [`F32Add::new`] builds.
 pub const F32_ADD_LATENCIES: [usize; 3] = [1, 2, 3];

@@ -22,13 +22,10 @@
 //!
 //! Latency is a parameter ([`FromF32::new`]): 1, 2 or 3.
 
+use crate::k;
 use crate::pipe::Pipe;
 use crosslane_golden::instruction::dtype::{Dtype, MiniFloat};
 use rust_hdl::prelude::*;
-
-fn k<const N: usize>(x: u64) -> Constant<Bits<N>> {
-    Constant::new(x.into())
-}
 
 /// The latencies [`FromF32::new`] builds.
 pub const FROM_F32_LATENCIES: [usize; 3] = [1, 2, 3];

@@ -42,7 +42,12 @@ pub use unit::{connected_unit, with_unit_stack, CrosslaneReduce};
 
 pub use crosslane_golden::config::{Config, LATENCY, LEVELS};
 
+/// An N-bit constant of a component (masks, widths, identities).
+pub(crate) fn k<const N: usize>(x: u64) -> rust_hdl::prelude::Constant<rust_hdl::prelude::Bits<N>> {
+    rust_hdl::prelude::Constant::new(x.into())
+}
+
 /// A 32-bit constant of a component (masks, widths, identities).
 pub(crate) fn c32(x: u64) -> rust_hdl::prelude::Constant<rust_hdl::prelude::Bits<32>> {
-    rust_hdl::prelude::Constant::new(x.into())
+    k(x)
 }

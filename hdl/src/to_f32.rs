@@ -19,13 +19,10 @@
 //! Latency is a parameter ([`ToF32::new`]): 1 (an output register only), 2
 //! (a register after unpacking too) or 3 (after normalizing too).
 
+use crate::k;
 use crate::pipe::Pipe;
 use crosslane_golden::instruction::dtype::{Dtype, MiniFloat};
 use rust_hdl::prelude::*;
-
-fn k<const N: usize>(x: u64) -> Constant<Bits<N>> {
-    Constant::new(x.into())
-}
 
 /// The latencies [`ToF32::new`] builds.
 pub const TO_F32_LATENCIES: [usize; 3] = [1, 2, 3];

@@ -161,14 +161,8 @@ fn check_to_f32(latency: usize, inputs: &[(u64, Dtype)]) -> usize {
 /// 16-bit ones, random 64-bit words (the bits above a dtype's width
 /// random too), integers near powers of two.
 fn to_f32_inputs(seed: u64, random: usize) -> Vec<(u64, Dtype)> {
-    let mut x = seed;
-    let mut next = move || {
-        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = crosslane_golden::campaign::SplitMix64(seed);
+    let mut next = move || rng.next_u64();
     let mut v = Vec::new();
     for dtype in Dtype::ALL {
         let width = dtype.size() * 8;

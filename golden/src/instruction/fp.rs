@@ -7,6 +7,8 @@
 //! a sum — is therefore the one canonical quiet NaN, 0x7fc00000, whatever the
 //! operands' NaNs were; hardware built to match needs no NaN propagation.
 
+use crate::campaign::SplitMix64;
+
 /// The canonical quiet NaN: positive, quiet bit only.
 pub const CANONICAL_NAN: u32 = 0x7fc0_0000;
 
@@ -35,7 +37,7 @@ pub fn mul(a: f32, b: f32) -> f32 {
 /// Operands at the edges of binary32's classes, + and −: zero, the
 /// smallest and largest subnormal, the smallest normal, one, the largest
 /// finite, infinity, a quiet and a signalling NaN (22 values).
-pub fn edge_values() -> Vec<u32> {
+pub const fn edge_values() -> [u32; 22] {
     const EDGES: [u32; 11] = [
         0,
         1,
@@ -49,7 +51,14 @@ pub fn edge_values() -> Vec<u32> {
         0x7fc0_0000,
         0x7f80_0001,
     ];
-    EDGES.iter().flat_map(|&e| [e, e | 0x8000_0000]).collect()
+    let mut out = [0; 22];
+    let mut i = 0;
+    while i < EDGES.len() {
+        out[2 * i] = EDGES[i];
+        out[2 * i + 1] = EDGES[i] | 0x8000_0000;
+        i += 1;
+    }
+    out
 }
 
 /// A deterministic stream of operand pairs for checking binary32 adders
@@ -65,22 +74,19 @@ pub fn edge_values() -> Vec<u32> {
 ///   (products that land on the subnormal boundary and on overflow).
 #[derive(Clone, Debug)]
 pub struct OperandPairs {
-    state: u64,
+    rng: SplitMix64,
 }
 
 impl OperandPairs {
     pub fn new(seed: u64) -> Self {
-        OperandPairs { state: seed }
+        OperandPairs { rng: SplitMix64(seed) }
     }
 
     fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.rng.next_u64()
     }
 
+    /// `next_u64() % n` (not `SplitMix64::below`: the stream is fixed).
     fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
     }

@@ -12,6 +12,7 @@
 use crate::emit::{self, GeneratedFile};
 use crate::engines::rtl::{cached_build, Cached};
 use crate::tools::{generated_dir, require};
+use crosslane_golden::campaign::SplitMix64;
 use crosslane_golden::instruction::dtype::Dtype;
 use crosslane_golden::instruction::exec::beat_tree_masked;
 use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
@@ -182,27 +183,14 @@ impl Model for AddVectors {
 struct ToF32Vectors {
     small: Vec<Dtype>,
     at: (usize, u64),
-    rng: SplitMix,
+    rng: SplitMix64,
     left: u64,
-}
-
-/// splitmix64: the campaign's random numbers.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
 }
 
 impl ToF32Vectors {
     fn new(random: u64, seed: u64) -> Self {
         let small = Dtype::ALL.into_iter().filter(|d| (1..=2).contains(&d.size())).collect();
-        ToF32Vectors { small, at: (0, 0), rng: SplitMix(seed), left: random }
+        ToF32Vectors { small, at: (0, 0), rng: SplitMix64(seed), left: random }
     }
 }
 
@@ -219,13 +207,13 @@ impl Model for ToF32Vectors {
             if self.at.1 == 1 << width {
                 self.at = (self.at.0 + 1, 0);
             }
-            (code | (self.rng.next() << width), d)
+            (code | (self.rng.next_u64() << width), d)
         } else if self.left > 0 {
             self.left -= 1;
-            let d = Dtype::ALL[(self.rng.next() % 16) as usize];
-            let r = self.rng.next();
-            let shift = self.rng.next() % 64;
-            let bits = match self.rng.next() % 3 {
+            let d = Dtype::ALL[(self.rng.next_u64() % 16) as usize];
+            let r = self.rng.next_u64();
+            let shift = self.rng.next_u64() % 64;
+            let bits = match self.rng.next_u64() % 3 {
                 0 => r,
                 1 => (1u64 << shift) | (r >> (63 - shift) >> 1),
                 // A tie (or one off it) at binary32's rounding point.
@@ -254,7 +242,7 @@ impl Model for ToF32Vectors {
 /// each format's range with random fractions (ties among them).
 struct FromF32Vectors {
     at: u64,
-    rng: SplitMix,
+    rng: SplitMix64,
     pairs: OperandPairs,
     left: u64,
 }
@@ -264,7 +252,7 @@ impl FromF32Vectors {
     const EDGES: u64 = (1 << 16) * 16;
 
     fn new(random: u64, seed: u64) -> Self {
-        FromF32Vectors { at: 0, rng: SplitMix(seed), pairs: OperandPairs::new(seed ^ 0x5eed), left: random }
+        FromF32Vectors { at: 0, rng: SplitMix64(seed), pairs: OperandPairs::new(seed ^ 0x5eed), left: random }
     }
 }
 
@@ -281,7 +269,7 @@ impl Model for FromF32Vectors {
         } else if self.left > 0 {
             self.left -= 1;
             let (a, b) = self.pairs.next().unwrap_or((0, 0));
-            let r = self.rng.next();
+            let r = self.rng.next_u64();
             let x = match r % 4 {
                 0 | 1 => a,
                 // Exponents 90 to 200: every format's subnormals, normals,
@@ -314,14 +302,14 @@ impl Model for FromF32Vectors {
 /// golden's `beat_tree_masked` the reference.
 struct BeatVectors {
     edge: usize,
-    rng: SplitMix,
+    rng: SplitMix64,
     pairs: OperandPairs,
     left: u64,
 }
 
 impl BeatVectors {
     fn new(random: u64, seed: u64) -> Self {
-        BeatVectors { edge: 0, rng: SplitMix(seed), pairs: OperandPairs::new(seed ^ 0xbea7), left: random }
+        BeatVectors { edge: 0, rng: SplitMix64(seed), pairs: OperandPairs::new(seed ^ 0xbea7), left: random }
     }
 }
 
@@ -353,11 +341,11 @@ impl Model for BeatVectors {
             return false;
         }
         self.left -= 1;
-        let kind = self.rng.next();
+        let kind = self.rng.next_u64();
         let base = self.pairs.next().unwrap_or((0, 0)).0;
         for l in 0..16 {
             let (a, b) = self.pairs.next().unwrap_or((0, 0));
-            let r = self.rng.next();
+            let r = self.rng.next_u64();
             let x = match kind % 4 {
                 0 => a,
                 1 => b,
@@ -374,7 +362,8 @@ impl Model for BeatVectors {
             rec[4 * l..4 * l + 4].copy_from_slice(&x.to_le_bytes());
         }
         let n = (kind >> 8) % 17;
-        let mask: u16 = if (kind >> 16).is_multiple_of(4) { self.rng.next() as u16 } else { ((1u32 << n) - 1) as u16 };
+        let mask: u16 =
+            if (kind >> 16).is_multiple_of(4) { self.rng.next_u64() as u16 } else { ((1u32 << n) - 1) as u16 };
         rec[64..66].copy_from_slice(&mask.to_le_bytes());
         true
     }
