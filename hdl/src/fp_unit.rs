@@ -69,6 +69,15 @@ pub const FP_UNITS: &[FpUnit] = &[
         verilog: |l| emit(crate::f32_add::F32Add::new(l)),
     },
     FpUnit {
+        name: "f32_mul",
+        what: "binary32 multiplication, round to nearest even, for AVERAGE's element × scale",
+        inputs: &[("a_i", 32), ("b_i", 32)],
+        outputs: &[("product_o", 32)],
+        latencies: &crate::f32_mul::F32_MUL_LATENCIES,
+        default_latency: 2,
+        verilog: |l| emit(crate::f32_mul::F32Mul::new(l)),
+    },
+    FpUnit {
         name: "to_f32",
         what: "an element of any in_dtype (bits_i's low bits) to binary32, as golden's Dtype::to_f32",
         inputs: &[("bits_i", 64), ("dtype_i", 4)],

@@ -14,6 +14,7 @@
 //! The fp32 arithmetic of the instruction's ARITH ops (docs/fp-units.md):
 //!
 //! - [`f32_add::F32Add`]: binary32 addition, round to nearest even;
+//! - [`f32_mul::F32Mul`]: binary32 multiplication, round to nearest even;
 //! - [`to_f32::ToF32`]: an element of any in_dtype to binary32;
 //! - [`from_f32::FromF32`]: binary32 to any out_dtype;
 //! - [`beat_sum::BeatSum`]: one beat's 16 lanes summed in golden's tree order;
@@ -29,6 +30,7 @@ pub mod beat_sum;
 pub mod compare;
 pub mod decode;
 pub mod f32_add;
+pub mod f32_mul;
 pub mod format;
 pub mod fp_unit;
 pub mod from_f32;

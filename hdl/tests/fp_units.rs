@@ -10,9 +10,10 @@
 
 use crosslane_golden::instruction::dtype::Dtype;
 use crosslane_golden::instruction::exec::beat_tree_masked;
-use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
+use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs, ProductPairs};
 use crosslane_hdl::beat_sum::{BeatSum, BEAT_SUM_ADD_LATENCIES};
 use crosslane_hdl::f32_add::{F32Add, F32_ADD_LATENCIES};
+use crosslane_hdl::f32_mul::{F32Mul, F32_MUL_LATENCIES};
 use crosslane_hdl::from_f32::{FromF32, FROM_F32_LATENCIES};
 use crosslane_hdl::to_f32::{ToF32, TO_F32_LATENCIES};
 use rust_hdl::prelude::*;
@@ -75,14 +76,42 @@ fn run_add(latency: usize, pairs: &[(u32, u32)]) -> Vec<u32> {
     run(F32Add::new(latency), latency, pairs, (0, 0), clock, set, get).into_iter().map(|x| x as u32).collect()
 }
 
-fn check_add(latency: usize, pairs: &[(u32, u32)]) -> usize {
-    let sums = run_add(latency, pairs);
-    assert_eq!(sums.len(), pairs.len());
-    for (&(a, b), &s) in pairs.iter().zip(&sums) {
-        let want = fp::add(f32::from_bits(a), f32::from_bits(b)).to_bits();
-        assert_eq!(s, want, "F32Add latency {latency}: {a:08x} + {b:08x} = {s:08x}, golden {want:08x}");
+fn run_mul(latency: usize, pairs: &[(u32, u32)]) -> Vec<u32> {
+    let set = |u: &mut F32Mul, (a, b): (u32, u32)| {
+        u.a_i.next = u64::from(a).into();
+        u.b_i.next = u64::from(b).into();
+    };
+    let clock = |u: &mut F32Mul, clk| u.clk_i.next = Clock { clk };
+    let get = |u: &F32Mul| u.product_o.val().to_u64();
+    run(F32Mul::new(latency), latency, pairs, (0, 0), clock, set, get).into_iter().map(|x| x as u32).collect()
+}
+
+/// A binary32 unit's run at a latency on pairs ([`run_add`], [`run_mul`]).
+type RunPairs = fn(usize, &[(u32, u32)]) -> Vec<u32>;
+
+/// A binary32 unit (`run`: F32Add or F32Mul at `latency`) against golden's
+/// `op`, by bits; the pairs checked.
+fn check_binary(name: &str, latency: usize, pairs: &[(u32, u32)], run: RunPairs, op: fn(f32, f32) -> f32) -> usize {
+    let got = run(latency, pairs);
+    assert_eq!(got.len(), pairs.len());
+    for (&(a, b), &g) in pairs.iter().zip(&got) {
+        let want = op(f32::from_bits(a), f32::from_bits(b)).to_bits();
+        assert_eq!(g, want, "{name} latency {latency}: {a:08x}, {b:08x} gave {g:08x}, golden {want:08x}");
     }
-    sums.len()
+    got.len()
+}
+
+fn check_add(latency: usize, pairs: &[(u32, u32)]) -> usize {
+    check_binary("F32Add", latency, pairs, run_add, fp::add)
+}
+
+fn check_mul(latency: usize, pairs: &[(u32, u32)]) -> usize {
+    check_binary("F32Mul", latency, pairs, run_mul, fp::mul)
+}
+
+fn edge_pairs() -> Vec<(u32, u32)> {
+    let edges = edge_values();
+    edges.iter().flat_map(|&a| edges.iter().map(move |&b| (a, b))).collect()
 }
 
 #[test]
@@ -99,9 +128,7 @@ fn f32_add_synthesizes_at_every_latency() {
 
 #[test]
 fn f32_add_is_golden_on_every_pair_of_edge_values() {
-    let edges = edge_values();
-    let pairs: Vec<(u32, u32)> = edges.iter().flat_map(|&a| edges.iter().map(move |&b| (a, b))).collect();
-    assert_eq!(check_add(3, &pairs), 22 * 22);
+    assert_eq!(check_add(3, &edge_pairs()), 22 * 22);
 }
 
 #[test]
@@ -133,6 +160,63 @@ fn f32_add_spec_cases() {
     for (&(a, b, want), s) in cases.iter().zip(sums) {
         assert_eq!(s, want, "{a:08x} + {b:08x} = {s:08x}, want {want:08x}");
         assert_eq!(fp::add(f32::from_bits(a), f32::from_bits(b)).to_bits(), want, "golden");
+    }
+}
+
+#[test]
+fn f32_mul_synthesizes_at_every_latency() {
+    for latency in F32_MUL_LATENCIES {
+        let vlog = synthesizes(&format!("f32_mul_{latency}"), F32Mul::new(latency));
+        let registers = vlog.matches("always @(posedge clock) q <= d;").count();
+        // One register of 32 bits for latency 1; nine fields after the
+        // partial products, six after normalization.
+        let want = 1 + if latency >= 2 { 9 } else { 0 } + if latency >= 3 { 6 } else { 0 };
+        assert_eq!(registers, want, "latency {latency}: {registers} registers");
+        assert_eq!(vlog.matches(" * ").count(), 4, "four partial products");
+    }
+}
+
+#[test]
+fn f32_mul_is_golden_on_every_pair_of_edge_values() {
+    assert_eq!(check_mul(3, &edge_pairs()), 22 * 22);
+}
+
+#[test]
+fn f32_mul_is_golden_on_random_and_boundary_pairs_at_every_latency() {
+    for latency in F32_MUL_LATENCIES {
+        let pairs: Vec<(u32, u32)> = ProductPairs::new(latency as u64).take(20_000).collect();
+        assert_eq!(check_mul(latency, &pairs), 20_000);
+    }
+}
+
+#[test]
+fn f32_mul_spec_cases() {
+    // Signs of zeros, inf × 0 = NaN, subnormals kept and made, a tie to
+    // even, overflow to infinity, underflow to zero, a subnormal product
+    // that rounds up to the smallest normal.
+    let cases = [
+        (0x3f80_0000, 0x8000_0000, 0x8000_0000),
+        (0x8000_0000, 0x8000_0000, 0x0000_0000),
+        (0x7f80_0000, 0x0000_0000, fp::CANONICAL_NAN),
+        (0x0000_0000, 0xff80_0000, fp::CANONICAL_NAN),
+        (0xff80_0000, 0x0000_0001, 0xff80_0000),
+        (0x0000_0001, 0x3f80_0000, 0x0000_0001),
+        (0x0000_0001, 0x4b00_0000, 0x0080_0000),
+        (0x0080_0000, 0x3f00_0000, 0x0040_0000),
+        (0x0000_0001, 0x3f00_0000, 0x0000_0000),
+        (0x0000_0001, 0x3f00_0001, 0x0000_0001),
+        (0x0000_0003, 0x3f00_0000, 0x0000_0002),
+        (0x007f_ffff, 0x3f80_0001, 0x0080_0000),
+        (0x7f7f_ffff, 0x4000_0000, 0x7f80_0000),
+        (0x7f7f_ffff, 0xbf80_0000, 0xff7f_ffff),
+        (0x3f80_0001, 0x3f80_0001, 0x3f80_0002),
+        (0xffc1_1234, 0x7f80_0001, fp::CANONICAL_NAN),
+    ];
+    let pairs: Vec<(u32, u32)> = cases.iter().map(|&(a, b, _)| (a, b)).collect();
+    let products = run_mul(2, &pairs);
+    for (&(a, b, want), p) in cases.iter().zip(products) {
+        assert_eq!(fp::mul(f32::from_bits(a), f32::from_bits(b)).to_bits(), want, "golden {a:08x} × {b:08x}");
+        assert_eq!(p, want, "{a:08x} × {b:08x} = {p:08x}, want {want:08x}");
     }
 }
 

@@ -442,7 +442,7 @@ fn prove_fp(
             rows.push(serde_json::json!({
                 "unit": unit.name, "latency": latency, "simulator": "verilator", "vectors": c.vectors,
                 "edge_vectors": c.edge_vectors, "mismatches": c.mismatches, "seconds": c.secs,
-                "counterexample": c.first.as_ref().map(|_| c.line()),
+                "build_seconds": c.build_secs, "counterexample": c.first.as_ref().map(|_| c.line()),
             }));
             if let Some(timeout) = smt {
                 let files =

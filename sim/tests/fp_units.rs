@@ -28,6 +28,10 @@ fn add() -> &'static FpUnit {
     fp_unit("f32_add").expect("f32_add")
 }
 
+fn mul() -> &'static FpUnit {
+    fp_unit("f32_mul").expect("f32_mul")
+}
+
 fn to_f32() -> &'static FpUnit {
     fp_unit("to_f32").expect("to_f32")
 }
@@ -96,6 +100,54 @@ fn a_rounding_bug_is_caught_with_a_counterexample() {
         assert_eq!(m.want, vec![u64::from(want)]);
         assert_eq!(m.got, vec![u64::from(want) + 1], "{}", c.line());
         assert!(c.line().contains("counterexample: a_i="), "{}", c.line());
+    }
+}
+
+#[test]
+fn a_multiplier_rounding_half_up_is_caught_at_every_latency() {
+    if !have_verilator() {
+        return;
+    }
+    // F32Mul rounds with the adder's last stage (crosslane_f32_add_round).
+    let (file, from, to) = ADD_HALF_UP;
+    let files = plant(mul(), file, from, to);
+    for &latency in mul().latencies {
+        let c = fp::check(mul(), latency, 20_000, 7, Some(files.clone())).unwrap();
+        assert!(c.mismatches > 0, "{}", c.line());
+        let m = c.first.as_ref().expect("a counterexample");
+        let (a, b) = (m.inputs[0] as u32, m.inputs[1] as u32);
+        let want = crosslane_golden::instruction::fp::mul(f32::from_bits(a), f32::from_bits(b)).to_bits();
+        assert_eq!(m.want, vec![u64::from(want)]);
+        assert_eq!(m.got, vec![u64::from(want) + 1], "{}", c.line());
+        assert!(c.line().contains("counterexample: a_i="), "{}", c.line());
+    }
+}
+
+#[test]
+fn a_multiplier_losing_the_bits_shifted_out_or_flushing_subnormals_is_caught() {
+    if !have_verilator() {
+        return;
+    }
+    // The bits a product below the normal range shifts out, dropped from sticky.
+    let lost = plant(
+        mul(),
+        "crosslane_f32_mul_normalize.v",
+        "if (((shifted & low22) != zero48) | out_sticky) begin",
+        "if ((shifted & low22) != zero48) begin",
+    );
+    // A subnormal product flushed to zero.
+    let flushed = plant(
+        mul(),
+        "crosslane_f32_mul_normalize.v",
+        "            exp_o = exp0;\n",
+        "            exp_o = exp0;\n            man_o = 26'h0;\n",
+    );
+    for files in [lost, flushed] {
+        let c = fp::check(mul(), 2, 20_000, 7, Some(files)).unwrap();
+        assert!(c.mismatches > 0, "{}", c.line());
+        let m = c.first.as_ref().unwrap();
+        // Golden's product is a subnormal, or the smallest normal it rounds up to.
+        assert!(m.want[0] & 0x7fff_ffff <= 0x0080_0000, "{}", c.line());
     }
 }
 
@@ -282,6 +334,13 @@ fn the_smt_proof_of_the_converter_out_gives_its_rounding_bug() {
         fp::smt_prove(from_f32(), 3, &plant(from_f32(), file, from, to), std::time::Duration::from_secs(600)).unwrap();
     let fp::SmtVerdict::Counterexample(m) = &p.verdict else { panic!("{}", p.line()) };
     assert_ne!(m.got, m.want, "{}", p.line());
+    // FP8_EXP4's overflow saturating to its NaN code, not its largest
+    // finite: a format SMT-LIB has not, described by the IEEE ones (no_inf_arm).
+    let files = plant(from_f32(), "crosslane_from_f32_pack.v", "overflow = e4_ovf;", "overflow = e4_qnan;");
+    let p = fp::smt_prove(from_f32(), 1, &files, std::time::Duration::from_secs(600)).unwrap();
+    let fp::SmtVerdict::Counterexample(m) = &p.verdict else { panic!("{}", p.line()) };
+    assert_eq!(m.inputs[1], u64::from(crosslane_golden::instruction::dtype::Dtype::Fp8Exp4.code()), "{}", p.line());
+    assert_eq!((m.got[0], m.want[0] & 0x7f), (m.want[0] | 1, 0x7e), "{}", p.line());
     let p =
         fp::smt_prove(from_f32(), 3, &fp::sources(from_f32()).unwrap(), std::time::Duration::from_secs(600)).unwrap();
     assert_eq!(p.verdict, fp::SmtVerdict::Proven, "{}", p.line());

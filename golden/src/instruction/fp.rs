@@ -147,6 +147,58 @@ impl Iterator for OperandPairs {
     }
 }
 
+/// A deterministic stream of operand pairs for checking binary32
+/// multipliers (splitmix64 from `seed`): every other pair from
+/// [`OperandPairs`], the others products that land where a multiplier
+/// rounds at a boundary: the product's exponent field before normalizing
+/// (`ea + eb − 127`) at −25 ..= 2 (subnormal results, underflow to zero,
+/// a subnormal rounding up to the smallest normal) or at 252 ..= 256 (the
+/// largest binades and overflow), with
+/// random fractions, fractions of all ones (products that round up across
+/// the boundary) or of only the lowest bit (products with a lone low bit
+/// that only the sticky bit keeps), one operand a subnormal a quarter of
+/// the time.
+#[derive(Clone, Debug)]
+pub struct ProductPairs {
+    pairs: OperandPairs,
+    rng: SplitMix64,
+}
+
+impl ProductPairs {
+    pub fn new(seed: u64) -> Self {
+        ProductPairs { pairs: OperandPairs::new(seed), rng: SplitMix64(seed ^ 0x6d75_6c74) }
+    }
+}
+
+impl Iterator for ProductPairs {
+    type Item = (u32, u32);
+
+    fn next(&mut self) -> Option<(u32, u32)> {
+        let r = self.rng.next_u64();
+        if r & 1 == 0 {
+            return self.pairs.next();
+        }
+        // The product's exponent field (before normalization) is ea + eb − 127.
+        let target = if (r >> 1) & 1 == 0 { -25 + ((r >> 2) % 28) as i64 } else { 252 + ((r >> 2) % 5) as i64 };
+        let ea = 1 + ((r >> 8) % 254) as i64;
+        let eb = (target + 127 - ea).clamp(0, 254);
+        let frac = |x: u64| match x & 3 {
+            0 => 0x007f_ffff,
+            1 => 1,
+            _ => x >> 2,
+        };
+        let (fa, fb) = (frac(self.rng.next_u64()), frac(self.rng.next_u64()));
+        let sign = r >> 16;
+        let (a, b) = (pack(sign, ea, fa), pack(sign >> 1, eb, fb));
+        Some(match (r >> 20) % 8 {
+            // A subnormal operand (about 2^-127): the other's exponent carries the product.
+            0 => (a & 0x807f_ffff, pack(sign >> 1, (target + 127).clamp(1, 254), fb)),
+            1 => (pack(sign, (target + 127).clamp(1, 254), fa), b & 0x807f_ffff),
+            _ => (a, b),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -182,7 +182,15 @@ fn component_role(name: &str) -> String {
             "F32Add's first stage: the operands ordered by magnitude, the smaller aligned, the special cases"
         }
         "f32_add_normalize" => "F32Add's second stage: the significands added or subtracted, then normalized",
-        "f32_add_round" => "F32Add's last stage: rounded to nearest even and packed, the special results",
+        "f32_add_round" => {
+            "F32Add's and F32Mul's last stage: rounded to nearest even and packed, the special results"
+        }
+        "f32_mul_unpack" => {
+            "F32Mul's first stage: the significands' four 12 x 12-bit partial products, the exponent sum, the special cases"
+        }
+        "f32_mul_normalize" => {
+            "F32Mul's second stage: the 48-bit product normalized, or shifted into the subnormals with sticky"
+        }
         "to_f32_unpack" => {
             "ToF32's first stage: the dtype's bits to sign, significand and exponent, or a value that passes"
         }

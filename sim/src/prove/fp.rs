@@ -15,7 +15,7 @@ use crate::tools::{generated_dir, require};
 use crosslane_golden::campaign::SplitMix64;
 use crosslane_golden::instruction::dtype::Dtype;
 use crosslane_golden::instruction::exec::beat_tree_masked;
-use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs};
+use crosslane_golden::instruction::fp::{self, edge_values, OperandPairs, ProductPairs};
 use crosslane_hdl::fp_unit::FpUnit;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -120,35 +120,98 @@ fn values(ports: &[(&str, usize)], record: &[u8]) -> Vec<u64> {
         .collect()
 }
 
-/// A unit's vectors and its golden model, as records.
-trait Model: Send {
+/// A unit's vectors, as records: its edge set first, then random ones.
+trait Vectors: Send {
     /// The edge set's size (it comes first).
     fn edges(&self) -> u64;
     /// Write the next record into `rec`; false when none is left.
     fn next(&mut self, rec: &mut [u8]) -> bool;
-    /// Golden's result of `rec`.
-    fn golden(rec: &[u8], out: &mut [u8])
-    where
-        Self: Sized;
 }
 
-/// F32Add: every pair of [`edge_values`], then `random` of [`OperandPairs`].
-struct AddVectors {
+/// Golden's result of a record of a unit's inputs.
+type Golden = fn(&[u8], &mut [u8]);
+
+/// How a unit is checked: its vectors (`random` of them after the edge
+/// set, from a seed), golden's model, and its SMT-LIB reference with the
+/// words a proof line names it by (none for BeatSum: fifteen adders, each
+/// the proven F32Add).
+struct Wired {
+    vectors: fn(u64, u64) -> Box<dyn Vectors>,
+    golden: Golden,
+    smt: Option<SmtReference>,
+}
+
+/// A unit's SMT-LIB reference: the words a proof line names it by, and
+/// the Bool over its ports' names that holds when the outputs are right.
+type SmtReference = (&'static str, fn() -> String);
+
+/// The one place a unit's name is looked up.
+fn wired(unit: &FpUnit) -> Result<Wired, String> {
+    Ok(match unit.name {
+        "f32_add" => Wired {
+            vectors: |random, seed| Box::new(PairVectors::new(random, OperandPairs::new(seed))),
+            golden: |rec, out| binary_golden(fp::add, rec, out),
+            smt: Some(("SMT-LIB's (fp.add RNE a b), a NaN result as 7fc00000,", || {
+                binary_reference("fp.add", "sum_o")
+            })),
+        },
+        "f32_mul" => Wired {
+            vectors: |random, seed| Box::new(PairVectors::new(random, ProductPairs::new(seed))),
+            golden: |rec, out| binary_golden(fp::mul, rec, out),
+            smt: Some(("SMT-LIB's (fp.mul RNE a b), a NaN result as 7fc00000,", || {
+                binary_reference("fp.mul", "product_o")
+            })),
+        },
+        "to_f32" => Wired {
+            vectors: |random, seed| Box::new(ToF32Vectors::new(random, seed)),
+            golden: to_f32_golden,
+            smt: Some((
+                "SMT-LIB's to_fp / to_fp_unsigned RNE (integers) and exact to_fp (FP32, BFLOAT16, FP16, FP8_EXP5; \
+                 a NaN as 7fc00000) for every dtype but FP8_EXP4 and FP8_EXP3 (checked on every code),",
+                to_f32_reference,
+            )),
+        },
+        "from_f32" => Wired {
+            vectors: |random, seed| Box::new(FromF32Vectors::new(random, seed)),
+            golden: from_f32_golden,
+            smt: Some((
+                "SMT-LIB's roundToIntegral RNE then to_sbv / to_ubv with saturation (integers, a NaN as 0) and \
+                 to_fp RNE (BFLOAT16, FP16, FP8_EXP5; a NaN as the format's quiet NaN; FP32 as itself), \
+                 FP8_EXP4 and FP8_EXP3 by the IEEE formats of their precision (saturating, their NaN code),",
+                from_f32_reference,
+            )),
+        },
+        "beat_sum" => {
+            Wired { vectors: |random, seed| Box::new(BeatVectors::new(random, seed)), golden: beat_golden, smt: None }
+        }
+        other => return Err(format!("no golden model is wired for fp unit {other}")),
+    })
+}
+
+/// A binary32 operation's result of a record `{a, b}`.
+fn binary_golden(op: fn(f32, f32) -> f32, rec: &[u8], out: &mut [u8]) {
+    let word = |i: usize| f32::from_bits(u32::from_le_bytes([rec[i], rec[i + 1], rec[i + 2], rec[i + 3]]));
+    out[..4].copy_from_slice(&op(word(0), word(4)).to_bits().to_le_bytes());
+}
+
+/// F32Add and F32Mul: every pair of [`edge_values`], then `random` pairs
+/// of `pairs` ([`OperandPairs`], [`ProductPairs`]).
+struct PairVectors<P> {
     edges: Vec<(u32, u32)>,
     at: usize,
-    random: OperandPairs,
+    random: P,
     left: u64,
 }
 
-impl AddVectors {
-    fn new(random: u64, seed: u64) -> Self {
+impl<P> PairVectors<P> {
+    fn new(random: u64, pairs: P) -> Self {
         let e = edge_values();
         let edges = e.iter().flat_map(|&a| e.iter().map(move |&b| (a, b))).collect();
-        AddVectors { edges, at: 0, random: OperandPairs::new(seed), left: random }
+        PairVectors { edges, at: 0, random: pairs, left: random }
     }
 }
 
-impl Model for AddVectors {
+impl<P: Iterator<Item = (u32, u32)> + Send> Vectors for PairVectors<P> {
     fn edges(&self) -> u64 {
         self.edges.len() as u64
     }
@@ -170,11 +233,6 @@ impl Model for AddVectors {
         rec[4..8].copy_from_slice(&b.to_le_bytes());
         true
     }
-
-    fn golden(rec: &[u8], out: &mut [u8]) {
-        let word = |i: usize| f32::from_bits(u32::from_le_bytes([rec[i], rec[i + 1], rec[i + 2], rec[i + 3]]));
-        out[..4].copy_from_slice(&fp::add(word(0), word(4)).to_bits().to_le_bytes());
-    }
 }
 
 /// ToF32: every code of every dtype of at most 16 bits (the bits above its
@@ -194,7 +252,7 @@ impl ToF32Vectors {
     }
 }
 
-impl Model for ToF32Vectors {
+impl Vectors for ToF32Vectors {
     fn edges(&self) -> u64 {
         self.small.iter().map(|d| 1u64 << (8 * d.size())).sum()
     }
@@ -227,13 +285,14 @@ impl Model for ToF32Vectors {
         rec[8] = dtype.code();
         true
     }
+}
 
-    fn golden(rec: &[u8], out: &mut [u8]) {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&rec[..8]);
-        let f = Dtype::from_code(rec[8] & 0xf).map_or(0, |d| d.to_f32(u64::from_le_bytes(b)).to_bits());
-        out[..4].copy_from_slice(&f.to_le_bytes());
-    }
+/// golden's `Dtype::to_f32` of a record `{bits, dtype}`.
+fn to_f32_golden(rec: &[u8], out: &mut [u8]) {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&rec[..8]);
+    let f = Dtype::from_code(rec[8] & 0xf).map_or(0, |d| d.to_f32(u64::from_le_bytes(b)).to_bits());
+    out[..4].copy_from_slice(&f.to_le_bytes());
 }
 
 /// FromF32: every binary32 whose low 16 bits are 0 (every exponent, both
@@ -256,7 +315,7 @@ impl FromF32Vectors {
     }
 }
 
-impl Model for FromF32Vectors {
+impl Vectors for FromF32Vectors {
     fn edges(&self) -> u64 {
         Self::EDGES
     }
@@ -286,12 +345,13 @@ impl Model for FromF32Vectors {
         rec[4] = dtype;
         true
     }
+}
 
-    fn golden(rec: &[u8], out: &mut [u8]) {
-        let x = f32::from_bits(u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]));
-        let bits = Dtype::from_code(rec[4] & 0xf).map_or(0, |d| d.from_f32(x));
-        out[..8].copy_from_slice(&bits.to_le_bytes());
-    }
+/// golden's `Dtype::from_f32` of a record `{x, dtype}`.
+fn from_f32_golden(rec: &[u8], out: &mut [u8]) {
+    let x = f32::from_bits(u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]));
+    let bits = Dtype::from_code(rec[4] & 0xf).map_or(0, |d| d.from_f32(x));
+    out[..8].copy_from_slice(&bits.to_le_bytes());
 }
 
 /// BeatSum: first every pair of edge values (a, b) in alternate lanes of a
@@ -313,7 +373,7 @@ impl BeatVectors {
     }
 }
 
-impl Model for BeatVectors {
+impl Vectors for BeatVectors {
     fn edges(&self) -> u64 {
         let n = edge_values().len() as u64;
         n * n + n * 17
@@ -367,15 +427,16 @@ impl Model for BeatVectors {
         rec[64..66].copy_from_slice(&mask.to_le_bytes());
         true
     }
+}
 
-    fn golden(rec: &[u8], out: &mut [u8]) {
-        let lanes: [u32; 16] =
-            std::array::from_fn(|l| u32::from_le_bytes([rec[4 * l], rec[4 * l + 1], rec[4 * l + 2], rec[4 * l + 3]]));
-        let valid = u16::from_le_bytes([rec[64], rec[65]]);
-        let sum = beat_tree_masked(&lanes.map(f32::from_bits), valid).map(f32::to_bits);
-        out[..4].copy_from_slice(&sum.unwrap_or(0).to_le_bytes());
-        out[4] = u8::from(sum.is_some());
-    }
+/// golden's `beat_tree_masked` of a record `{lanes, valid}`: `{sum, valid}`.
+fn beat_golden(rec: &[u8], out: &mut [u8]) {
+    let lanes: [u32; 16] =
+        std::array::from_fn(|l| u32::from_le_bytes([rec[4 * l], rec[4 * l + 1], rec[4 * l + 2], rec[4 * l + 3]]));
+    let valid = u16::from_le_bytes([rec[64], rec[65]]);
+    let sum = beat_tree_masked(&lanes.map(f32::from_bits), valid).map(f32::to_bits);
+    out[..4].copy_from_slice(&sum.unwrap_or(0).to_le_bytes());
+    out[4] = u8::from(sum.is_some());
 }
 
 /// The files the harness of `unit` builds from: the unit's RTL (the
@@ -454,13 +515,8 @@ pub fn check(
     };
     let built = build(unit, latency, &files)?;
     let start = Instant::now();
-    let (vectors, edge_vectors, mismatches, first) = match unit.name {
-        "f32_add" => stream(unit, &built, AddVectors::new(random, seed))?,
-        "to_f32" => stream(unit, &built, ToF32Vectors::new(random, seed))?,
-        "from_f32" => stream(unit, &built, FromF32Vectors::new(random, seed))?,
-        "beat_sum" => stream(unit, &built, BeatVectors::new(random, seed))?,
-        other => return Err(format!("no golden model is wired for fp unit {other}")),
-    };
+    let w = wired(unit)?;
+    let (vectors, edge_vectors, mismatches, first) = stream(unit, &built, (w.vectors)(random, seed), w.golden)?;
     Ok(FpCheck {
         unit,
         latency,
@@ -473,11 +529,13 @@ pub fn check(
     })
 }
 
-/// Run the harness on `model`'s vectors; (vectors, edge vectors, mismatches, the first).
-fn stream<M: Model + 'static>(
+/// Run the harness on `model`'s vectors, each result compared with
+/// `golden`'s; (vectors, edge vectors, mismatches, the first).
+fn stream(
     unit: &FpUnit,
     built: &Cached,
-    mut model: M,
+    mut model: Box<dyn Vectors>,
+    golden: Golden,
 ) -> Result<(u64, u64, u64, Option<Mismatch>), String> {
     let (in_bytes, out_bytes) = (unit.in_bytes(), unit.out_bytes());
     let edge_vectors = model.edges();
@@ -525,7 +583,7 @@ fn stream<M: Model + 'static>(
         for i in 0..n {
             let rec = &chunk[i * in_bytes..(i + 1) * in_bytes];
             let res = &got[i * out_bytes..(i + 1) * out_bytes];
-            M::golden(rec, &mut want);
+            golden(rec, &mut want);
             if res != want.as_slice() {
                 mismatches += 1;
                 if first.is_none() {
@@ -582,7 +640,7 @@ impl SmtProof {
         match &self.verdict {
             SmtVerdict::Proven => format!(
                 "{what}: proven equal to {} for every input, bitwuzla, {:.1} s",
-                smt_reference_name(self.unit),
+                wired(self.unit).ok().and_then(|w| w.smt).map_or("its SMT-LIB reference", |(name, _)| name),
                 self.secs
             ),
             SmtVerdict::Timeout => format!("{what}: not proven within the time limit ({:.0} s)", self.secs),
@@ -591,42 +649,27 @@ impl SmtProof {
     }
 }
 
-fn smt_reference_name(unit: &FpUnit) -> &'static str {
-    match unit.name {
-        "f32_add" => "SMT-LIB's (fp.add RNE a b), a NaN result as 7fc00000,",
-        "to_f32" => {
-            "SMT-LIB's to_fp / to_fp_unsigned RNE (integers) and exact to_fp (FP32, BFLOAT16, FP16, FP8_EXP5; \
-             a NaN as 7fc00000) for every dtype but FP8_EXP4 and FP8_EXP3 (checked on every code),"
-        }
-        "from_f32" => {
-            "SMT-LIB's roundToIntegral RNE then to_sbv / to_ubv with saturation (integers, a NaN as 0) and \
-             to_fp RNE (BFLOAT16, FP16, FP8_EXP5; a NaN as the format's quiet NaN; FP32 as itself) for every \
-             dtype but FP8_EXP4 and FP8_EXP3 (Verilator),"
-        }
-        _ => "its SMT-LIB reference",
-    }
+// A unit's reference in SMT-LIB: a Bool over its inputs and outputs (named
+// as its ports) that holds when the outputs are right.
+
+/// `out = op(a_i, b_i)` rounded to nearest even, for `fp.add` / `fp.mul`.
+/// Floats compare by bits: `=` on FloatingPoint is identity (+0 and −0
+/// differ, and a non-NaN never equals a NaN); every NaN result is the
+/// canonical quiet NaN (D50).
+fn binary_reference(op: &str, out: &str) -> String {
+    format!(
+        "(let ((s ({op} RNE ((_ to_fp 8 24) a_i) ((_ to_fp 8 24) b_i)))) \
+         (ite (fp.isNaN s) (= {out} #x7fc00000) (= ((_ to_fp 8 24) {out}) s)))"
+    )
 }
 
-/// The reference of a unit in SMT-LIB: a Bool over its inputs and outputs
-/// (named as its ports) that holds when the outputs are right. `None` for a
-/// unit without one.
-fn smt_reference(unit: &FpUnit) -> Option<String> {
-    match unit.name {
-        // Floats compare by bits: `=` on FloatingPoint is identity (+0 and −0
-        // differ, and a non-NaN never equals a NaN); every NaN result is the
-        // canonical quiet NaN (D50).
-        "f32_add" => Some(
-            "(let ((s (fp.add RNE ((_ to_fp 8 24) a_i) ((_ to_fp 8 24) b_i)))) \
-             (ite (fp.isNaN s) (= sum_o #x7fc00000) (= ((_ to_fp 8 24) sum_o) s)))"
-                .to_string(),
-        ),
-        // Integers by SMT-LIB's own conversions (RNE), FP32 and the IEEE
-        // formats exactly (a NaN canonical); FP8_EXP4 and FP8_EXP3 are not
-        // IEEE formats (no infinity, one NaN code) and are left true here:
-        // every one of their codes is checked on Verilator.
-        "to_f32" => {
-            let same = |x: &str| format!("(ite (fp.isNaN {x}) (= f32_o #x7fc00000) (= r {x}))");
-            Some(format!(
+/// Integers by SMT-LIB's own conversions (RNE), FP32 and the IEEE formats
+/// exactly (a NaN canonical); FP8_EXP4 and FP8_EXP3 are not IEEE formats
+/// (no infinity, one NaN code) and are left true here: every one of their
+/// codes is checked on Verilator.
+fn to_f32_reference() -> String {
+    let same = |x: &str| format!("(ite (fp.isNaN {x}) (= f32_o #x7fc00000) (= r {x}))");
+    format!(
                 "(let ((w32 ((_ extract 31 0) bits_i)) (w16 ((_ extract 15 0) bits_i)) (w8 ((_ extract 7 0) bits_i))) \
                  (let ((r ((_ to_fp 8 24) f32_o))) \
                  (ite (= dtype_i #x0) (= f32_o #x00000000) \
@@ -646,72 +689,121 @@ fn smt_reference(unit: &FpUnit) -> Option<String> {
                 same("((_ to_fp 8 24) RNE ((_ to_fp 8 8) w16))"),
                 same("((_ to_fp 8 24) RNE ((_ to_fp 5 11) w16))"),
                 same("((_ to_fp 8 24) RNE ((_ to_fp 5 3) w8))"),
-            ))
-        }
-        "from_f32" => {
-            let f = |bits: u32| format!("((_ to_fp 8 24) #x{bits:08x})");
-            let zext =
-                |n: u32, e: &str| if n == 64 { e.to_string() } else { format!("((_ zero_extend {}) {e})", 64 - n) };
-            let mut arms = Vec::new();
-            for (code, n, signed) in [
-                (2u8, 8u32, true),
-                (3, 8, false),
-                (4, 16, true),
-                (5, 16, false),
-                (8, 32, true),
-                (9, 32, false),
-                (0xc, 64, true),
-                (1, 64, false),
-            ] {
-                let arm = if signed {
-                    let hi = f((127 + n - 1) << 23);
-                    let lo = f(0x8000_0000 | ((127 + n - 1) << 23));
-                    format!(
-                        "(ite (fp.isNaN x) (= bits_o #x0000000000000000) (ite (fp.geq r {hi}) (= bits_o #x{:016x}) \
+            )
+}
+
+/// Integers by roundToIntegral then to_sbv / to_ubv, saturation written
+/// out; the IEEE formats by to_fp RNE; FP32 as itself; FP8_EXP4 and
+/// FP8_EXP3 by [`no_inf_arm`].
+fn from_f32_reference() -> String {
+    let f = |bits: u32| format!("((_ to_fp 8 24) #x{bits:08x})");
+    let zext = |n: u32, e: &str| if n == 64 { e.to_string() } else { format!("((_ zero_extend {}) {e})", 64 - n) };
+    let mut arms = Vec::new();
+    for (code, n, signed) in [
+        (2u8, 8u32, true),
+        (3, 8, false),
+        (4, 16, true),
+        (5, 16, false),
+        (8, 32, true),
+        (9, 32, false),
+        (0xc, 64, true),
+        (1, 64, false),
+    ] {
+        let arm = if signed {
+            let hi = f((127 + n - 1) << 23);
+            let lo = f(0x8000_0000 | ((127 + n - 1) << 23));
+            format!(
+                "(ite (fp.isNaN x) (= bits_o #x0000000000000000) (ite (fp.geq r {hi}) (= bits_o #x{:016x}) \
                          (ite (fp.lt r {lo}) (= bits_o #x{:016x}) (= bits_o {}))))",
-                        (1u64 << (n - 1)) - 1,
-                        1u64 << (n - 1),
-                        zext(n, &format!("((_ fp.to_sbv {n}) RTZ r)"))
-                    )
-                } else {
-                    let hi = f((127 + n) << 23);
-                    format!(
-                        "(ite (fp.isNaN x) (= bits_o #x0000000000000000) (ite (fp.geq r {hi}) (= bits_o #x{:016x}) \
+                (1u64 << (n - 1)) - 1,
+                1u64 << (n - 1),
+                zext(n, &format!("((_ fp.to_sbv {n}) RTZ r)"))
+            )
+        } else {
+            let hi = f((127 + n) << 23);
+            format!(
+                "(ite (fp.isNaN x) (= bits_o #x0000000000000000) (ite (fp.geq r {hi}) (= bits_o #x{:016x}) \
                          (ite (fp.lt r (_ +zero 8 24)) (= bits_o #x0000000000000000) (= bits_o {}))))",
-                        u64::MAX >> (64 - n),
-                        zext(n, &format!("((_ fp.to_ubv {n}) RTZ r)"))
-                    )
-                };
-                arms.push((code, arm));
-            }
-            for (code, eb, sb, qnan) in [(6u8, 8u32, 8u32, 0x7fc0u64), (7, 5, 11, 0x7e00), (0xf, 5, 3, 0x7e)] {
-                let w = eb + sb;
-                arms.push((
-                    code,
-                    format!(
-                        "(ite (fp.isNaN x) (= bits_o #x{qnan:016x}) (and (= ((_ extract 63 {w}) bits_o) (_ bv0 {})) \
-                         (= ((_ to_fp {eb} {sb}) ((_ extract {} 0) bits_o)) ((_ to_fp {eb} {sb}) RNE x))))",
-                        64 - w,
-                        w - 1
-                    ),
-                ));
-            }
-            for code in [0xau8, 0xb] {
-                arms.push((
-                    code,
-                    "(ite (fp.isNaN x) (= bits_o #x000000007fc00000) (= bits_o (concat #x00000000 x_i)))".to_string(),
-                ));
-            }
-            arms.push((0, "(= bits_o #x0000000000000000)".to_string()));
-            // FP8_EXP4 and FP8_EXP3 (0xe, 0xd): not IEEE formats; checked on Verilator.
-            let mut e = "true".to_string();
-            for (code, arm) in arms.iter().rev() {
-                e = format!("(ite (= dtype_i #x{code:x}) {arm} {e})");
-            }
-            Some(format!("(let ((x ((_ to_fp 8 24) x_i))) (let ((r (fp.roundToIntegral RNE x))) {e}))"))
-        }
-        _ => None,
+                u64::MAX >> (64 - n),
+                zext(n, &format!("((_ fp.to_ubv {n}) RTZ r)"))
+            )
+        };
+        arms.push((code, arm));
     }
+    for (code, eb, sb, qnan) in [(6u8, 8u32, 8u32, 0x7fc0u64), (7, 5, 11, 0x7e00), (0xf, 5, 3, 0x7e)] {
+        let w = eb + sb;
+        arms.push((
+            code,
+            format!(
+                "(ite (fp.isNaN x) (= bits_o #x{qnan:016x}) (and (= ((_ extract 63 {w}) bits_o) (_ bv0 {})) \
+                         (= ((_ to_fp {eb} {sb}) ((_ extract {} 0) bits_o)) ((_ to_fp {eb} {sb}) RNE x))))",
+                64 - w,
+                w - 1
+            ),
+        ));
+    }
+    for code in [0xau8, 0xb] {
+        arms.push((
+            code,
+            "(ite (fp.isNaN x) (= bits_o #x000000007fc00000) (= bits_o (concat #x00000000 x_i)))".to_string(),
+        ));
+    }
+    arms.push((0, "(= bits_o #x0000000000000000)".to_string()));
+    for dtype in [Dtype::Fp8Exp4, Dtype::Fp8Exp3] {
+        arms.push((dtype.code(), no_inf_arm(dtype)));
+    }
+    let mut e = "true".to_string();
+    for (code, arm) in arms.iter().rev() {
+        e = format!("(ite (= dtype_i #x{code:x}) {arm} {e})");
+    }
+    format!("(let ((x ((_ to_fp 8 24) x_i))) (let ((r (fp.roundToIntegral RNE x))) {e}))")
+}
+
+/// FromF32 to FP8_EXP4 or FP8_EXP3, formats SMT-LIB has not (no infinity;
+/// the top exponent holds numbers, its all-ones code the one NaN), in
+/// SMT-LIB's terms: below the smallest normal magnitude 2^(1 − bias) the
+/// IEEE format of the same exponent width and precision rounds alike (same
+/// bias, same subnormal quantum); from it up, one exponent bit more does
+/// (same precision, the range to spare). A NaN gives the NaN code; a value
+/// that rounds above the largest finite saturates to it, with x's sign;
+/// otherwise `bits_o` is the code of the rounded value, compared by
+/// identity once decoded to binary32 (−0 ≠ +0), the bits above 0.
+fn no_inf_arm(dtype: Dtype) -> String {
+    let m = dtype.minifloat().expect("a float dtype");
+    let (e, p, w) = (m.exp_bits, m.man_bits + 1, m.bits());
+    let min_normal = ((127 + 1 - m.bias) as u32) << 23;
+    let max = m.decode(m.max_finite()).to_bits();
+    let code = format!("((_ extract {} 0) bits_o)", w - 1);
+    let field = format!("((_ extract {} {}) {code})", w - 2, m.man_bits);
+    let man = format!("((_ extract {} 0) {code})", m.man_bits - 1);
+    // A normal code's binary32: {sign, field + 127 − bias, man, zeros}.
+    let normal = format!(
+        "((_ to_fp 8 24) (concat ((_ extract {s} {s}) {code}) (bvadd ((_ zero_extend {}) {field}) #x{:02x}) {man} (_ bv0 {})))",
+        8 - m.exp_bits,
+        (127 - m.bias) as u8,
+        23 - m.man_bits,
+        s = w - 1
+    );
+    // A subnormal code: man × 2^(1 − bias − man_bits), the sign applied.
+    let scale = ((127 + 1 - m.bias - m.man_bits as i32) as u32) << 23;
+    let sub = format!("(fp.mul RNE ((_ to_fp_unsigned 8 24) RNE {man}) ((_ to_fp 8 24) #x{scale:08x}))");
+    let sub = format!("(ite (= ((_ extract {s} {s}) {code}) #b1) (fp.neg {sub}) {sub})", s = w - 1);
+    let decoded = format!("(ite (= {field} (_ bv0 {})) {sub} {normal})", m.exp_bits);
+    let rounded = format!(
+        "(ite (fp.lt (fp.abs x) ((_ to_fp 8 24) #x{min_normal:08x})) \
+         ((_ to_fp 8 24) RNE ((_ to_fp {e} {p}) RNE x)) ((_ to_fp 8 24) RNE ((_ to_fp {} {p}) RNE x)))",
+        e + 1
+    );
+    format!(
+        "(ite (fp.isNaN x) (= bits_o #x{:016x}) (let ((q {rounded})) \
+         (ite (fp.gt (fp.abs q) ((_ to_fp 8 24) #x{max:08x})) \
+         (= bits_o (ite (fp.isNegative x) #x{:016x} #x{:016x})) \
+         (and (= ((_ extract 63 {w}) bits_o) (_ bv0 {})) (= {decoded} q)))))",
+        m.qnan(),
+        m.max_finite() | (1 << (w - 1)),
+        m.max_finite(),
+        64 - w
+    )
 }
 
 /// The Python program that runs bitwuzla on an SMT-LIB file (its argument)
@@ -757,7 +849,8 @@ pub fn smt_prove(
     files: &[GeneratedFile],
     limit: std::time::Duration,
 ) -> Result<SmtProof, String> {
-    let reference = smt_reference(unit).ok_or_else(|| format!("{}: no SMT-LIB reference", unit.name))?;
+    let w = wired(unit)?;
+    let reference = w.smt.ok_or_else(|| format!("{}: no SMT-LIB reference", unit.name))?.1();
     require("crosslane prove --fp --smt", &["yosys"], "yosys")?;
     smt_available()?;
     let module = unit.module(latency);
@@ -789,12 +882,8 @@ pub fn smt_prove(
     if !out.status.success() {
         return Err(format!("yosys: {}", crate::tools::tail(&String::from_utf8_lossy(&out.stdout), 20)));
     }
-    let contract: Vec<(&str, usize, &str)> = std::iter::once(("clk_i", 1, "input"))
-        .chain(unit.inputs.iter().map(|&(n, w)| (n, w, "input")))
-        .chain(unit.outputs.iter().map(|&(n, w)| (n, w, "output")))
-        .collect();
     let netlist = std::fs::read_to_string(&json).map_err(|e| format!("{}: {e}", json.display()))?;
-    super::sound::check_netlist_ports(&netlist, &module, &contract)?;
+    super::sound::check_netlist_ports(&netlist, &module, unit.inputs, unit.outputs)?;
     let model = std::fs::read_to_string(&smt2).map_err(|e| format!("{}: {e}", smt2.display()))?;
     let miter = dir.join("miter.smt2");
     crate::tools::write_atomic(&miter, smt_miter(unit, &module, latency, &model, &reference).as_bytes())?;
@@ -826,13 +915,7 @@ pub fn smt_prove(
                 rec.extend_from_slice(&v.to_le_bytes()[..w.div_ceil(8)]);
             }
             let mut want = vec![0u8; unit.out_bytes()];
-            match unit.name {
-                "f32_add" => AddVectors::golden(&rec, &mut want),
-                "to_f32" => ToF32Vectors::golden(&rec, &mut want),
-                "from_f32" => FromF32Vectors::golden(&rec, &mut want),
-                "beat_sum" => BeatVectors::golden(&rec, &mut want),
-                other => return Err(format!("no golden model is wired for fp unit {other}")),
-            }
+            (w.golden)(&rec, &mut want);
             let mut got_rec = Vec::new();
             for ((_, w), v) in unit.outputs.iter().zip(&got) {
                 got_rec.extend_from_slice(&v.to_le_bytes()[..w.div_ceil(8)]);

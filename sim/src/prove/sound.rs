@@ -80,15 +80,21 @@ fn src(cell: &serde_json::Value) -> String {
 /// state is not all rising-edge `$dff`s on `clk_i`, or whose ports are not
 /// the contract's.
 pub fn check_netlist(json: &str, top: &str) -> Result<(), String> {
-    let contract: Vec<(&str, usize, &str)> = std::iter::once(("clk_i", 1, "input"))
-        .chain(INPUTS.iter().map(|&(n, w)| (n, w, "input")))
-        .chain(OUTPUTS.iter().map(|&(n, w)| (n, w, "output")))
-        .collect();
-    check_netlist_ports(json, top, &contract)
+    check_netlist_ports(json, top, &INPUTS, &OUTPUTS)
 }
 
-/// [`check_netlist`] against another contract: (port, width, direction).
-pub fn check_netlist_ports(json: &str, top: &str, contract: &[(&str, usize, &str)]) -> Result<(), String> {
+/// [`check_netlist`] against another contract: `clk_i` and the data
+/// `inputs` and `outputs`, (port, width) each.
+pub fn check_netlist_ports(
+    json: &str,
+    top: &str,
+    inputs: &[(&str, usize)],
+    outputs: &[(&str, usize)],
+) -> Result<(), String> {
+    let contract: Vec<(&str, usize, &str)> = std::iter::once(("clk_i", 1, "input"))
+        .chain(inputs.iter().map(|&(n, w)| (n, w, "input")))
+        .chain(outputs.iter().map(|&(n, w)| (n, w, "output")))
+        .collect();
     let v: serde_json::Value =
         serde_json::from_str(json).map_err(|e| format!("yosys wrote JSON that does not parse: {e}"))?;
     let m = &v["modules"][top];
@@ -108,7 +114,7 @@ pub fn check_netlist_ports(json: &str, top: &str, contract: &[(&str, usize, &str
             ));
         }
     }
-    for (name, width, _) in contract {
+    for (name, width, _) in &contract {
         if !ports.contains_key(*name) {
             return Err(format!("{top} has no port {name} [{width}]"));
         }
