@@ -59,7 +59,8 @@ EVERY = [1, 2, 3]
 # adders (`./dev fpga --configs fp:beat_sum:4,fp:beat_sum:12`).
 DEFAULT_CONFIGS = (
     "every3,every1,every2,every1:radd_nx16,every1:rmax_nx16,every1:rmaxnum_n_2xf32,handwritten:radd_nx16,"
-    "stage:input,stage:level3,fp:f32_add:1,fp:f32_add:2,fp:f32_add:3,fp:to_f32:1,fp:to_f32:2,fp:to_f32:3,"
+    "stage:input,stage:level3,fp:f32_add:1,fp:f32_add:2,fp:f32_add:3,fp:f32_mul:1,fp:f32_mul:2,fp:f32_mul:3,"
+    "fp:to_f32:1,fp:to_f32:2,fp:to_f32:3,"
     "fp:from_f32:1,fp:from_f32:2,fp:from_f32:3,fp:beat_sum:8"
 )
 DEVICE = ["--85k", "--package", "CABGA381"]
@@ -75,7 +76,8 @@ TARGET_MHZ = 150
 # 91.5 at 40, 97.9 / 96.0 / 98.1 at 80; every2, stage:level3 and the op-tied
 # units unchanged (within a seed's noise). router2 gave 77.5, critexp 4 92.3.
 PLACER = ["--placer-heap-timingweight", "80"]
-CELLS = ["LUT4", "CCU2C", "TRELLIS_FF"]
+# Logic, carry chains, flip-flops and 18 × 18 multipliers (F32Mul's partial products).
+CELLS = ["LUT4", "CCU2C", "TRELLIS_FF", "MULT18X18D"]
 
 
 def tool(name):
@@ -137,8 +139,11 @@ def fp_harness(top):
     input port, the output ports are folded into 8 registered bits."""
     text = pathlib.Path(top).read_text()
     ports = re.findall(r"^\s*(input|output) wire\s+(?:\[(\d+):0\])?\s*(\w+);", text, re.M)
-    ins = [(n, int(h or 0) + 1) for d, h, n in ports if d == "input" and n != "clk_i"]
-    outs = [(n, int(h or 0) + 1) for d, h, n in ports if d == "output"]
+    by = {"input": [], "output": []}
+    for d, h, n in ports:
+        if n != "clk_i":
+            by[d].append((n, int(h or 0) + 1))
+    ins, outs = by["input"], by["output"]
     if not ins or not outs:
         raise RuntimeError(f"{top}: no data ports found")
     width = sum(w for _, w in ins)
@@ -267,9 +272,10 @@ def fmax_cell(row):
 
 
 def markdown(rows, speed=DEFAULT_SPEED):
-    lines = [f"| configuration | LUT4 | CCU2C | FF | Fmax (MHz, grade {speed}) |", "|---|---|---|---|---|"]
+    lines = [f"| configuration | LUT4 | CCU2C | FF | DSP | Fmax (MHz, grade {speed}) |", "|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['config']} | {r['LUT4']:,} | {r['CCU2C']:,} | {r['TRELLIS_FF']:,} | {fmax_cell(r)} |")
+        cells = " | ".join(f"{r[c]:,}" for c in CELLS)
+        lines.append(f"| {r['config']} | {cells} | {fmax_cell(r)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -313,18 +319,18 @@ def check_budget(rows, budget_path):
             problems.append(f"{r['config']}: no budget in {budget_path}")
             continue
         for cell in CELLS:
-            if r[cell] > b[cell]:
-                problems.append(f"{r['config']}: {cell} {r[cell]:,} is over its budget of {b[cell]:,}")
+            if r[cell] > b.get(cell, 0):
+                problems.append(f"{r['config']}: {cell} {r[cell]:,} is over its budget of {b.get(cell, 0):,}")
     return problems
 
 
 def docs_cells(text):
-    """{configuration: [LUT4, CCU2C, FF]} of the cell table in a page (docs/fpga.md)."""
+    """{configuration: [LUT4, CCU2C, FF, DSP]} of the cell table in a page (docs/fpga.md)."""
     rows = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[1].replace(",", "").isdigit():
-            rows[cells[0].split(" ")[0]] = [int(c.replace(",", "")) for c in cells[1:4]]
+        if len(cells) == len(CELLS) + 2 and cells[1].replace(",", "").isdigit():
+            rows[cells[0].split(" ")[0]] = [int(c.replace(",", "")) for c in cells[1 : len(CELLS) + 1]]
     return rows
 
 

@@ -15,8 +15,8 @@ import fpga  # noqa: E402
 BUDGET = pathlib.Path(__file__).resolve().parent / "fpga-budget.json"
 
 
-def row(config, lut, ccu, ff):
-    return {"config": config, "LUT4": lut, "CCU2C": ccu, "TRELLIS_FF": ff}
+def row(config, lut, ccu, ff, dsp=0):
+    return {"config": config, "LUT4": lut, "CCU2C": ccu, "TRELLIS_FF": ff, "MULT18X18D": dsp}
 
 
 def test_within_budget_passes_and_over_budget_is_named():
@@ -34,7 +34,7 @@ def test_within_budget_passes_and_over_budget_is_named():
 def test_every_measured_configuration_has_a_budget():
     budget = json.loads(BUDGET.read_text())
     configs = fpga.DEFAULT_CONFIGS.split(",")
-    assert len(configs) == 19
+    assert len(configs) == 22
     for config in configs:
         assert set(budget[config]) == set(fpga.CELLS), config
 
@@ -106,7 +106,7 @@ def test_fmax_is_the_median_of_the_seeds_with_their_range():
     three = {**row("every1", 1, 1, 1), "fmax_mhz": 94.5, "fmax_by_seed": [86.9, 97.8, 94.5]}
     assert fpga.fmax_cell(three) == "94.5 (86.9–97.8)"
     assert fpga.fmax_cell(row("every1", 1, 1, 1)) == "not run"
-    assert "| every1 | 1 | 1 | 1 | 94.5 (86.9–97.8) |" in fpga.markdown([three])
+    assert "| every1 | 1 | 1 | 1 | 0 | 94.5 (86.9–97.8) |" in fpga.markdown([three])
 
 
 def test_no_seeds_is_refused_before_any_tool_runs():
@@ -155,7 +155,7 @@ def test_the_docs_table_is_checked_against_synthesis_and_quoted_by_the_readme():
     assert len(problems) == 1 and problems[0].startswith("every1: ") and "synthesis gives" in problems[0]
     assert fpga.check_docs([row("every9", 1, 1, 1)], docs) == [f"every9: no row in {docs}"]
     readme = (BUDGET.parents[1] / "README.md").read_text()
-    lut, ccu, ff = (f"{n:,}" for n in rows["every1"])
+    lut, ccu, ff = (f"{n:,}" for n in rows["every1"][:3])
     assert f"{lut} LUT4, {ccu} CCU2C, {ff} FF" in readme
 
 
