@@ -644,12 +644,14 @@ pub fn counts(verilog: &str) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn zero_extend_casts_writes_the_extension_out() {
         let v = "module m(a,b);\n    input wire  [7:0] a;\n    reg  [30:0] w;\n    reg  [31:0] b;\n    always @(*) begin\n        \
                  w = ((a) & 31'h7fffffff) | ((b[(32'h3)+:(23)]) & 31'h7fffffff);\n        b = ((b) & 32'hffffffff);\n        \
                  w = ((a) & 31'h7ffffffe);\n        w = ((a + a) & 31'h7fffffff);\n    end\nendmodule\n";
-        let out = super::zero_extend_casts(v);
+        let out = zero_extend_casts(v);
         assert!(out.contains("w = {23'b0, a} | {8'b0, b[(32'h3)+:(23)]};"), "{out}");
         assert!(out.contains("b = b;"), "{out}");
         // Not all ones, or not a signal: left as they are.
@@ -661,10 +663,8 @@ mod tests {
     fn zero_extend_casts_reads_widths_module_by_module() {
         let v = "module m(a);\n    input wire  [7:0] a;\nendmodule\nmodule n(a);\n    input wire  [15:0] a;\n    \
                  assign x = ((a) & 32'hffffffff);\nendmodule\n";
-        assert!(super::zero_extend_casts(v).contains("x = {16'b0, a};"));
+        assert!(zero_extend_casts(v).contains("x = {16'b0, a};"));
     }
-
-    use super::*;
 
     #[test]
     fn rename_top_renames_the_module_and_its_children_only() {

@@ -490,7 +490,9 @@ pub fn build(unit: &FpUnit, latency: usize, files: &[GeneratedFile]) -> Result<C
                     .filter(|f| f.path.extension().is_some_and(|e| e == "v" || e == "cpp"))
                     .map(|f| dir.join(&f.path)),
             )
-            .args(["-CFLAGS", &format!("-O2 -DLATENCY={latency}")]);
+            .args(["-CFLAGS", &format!("-O2 -DLATENCY={latency}")])
+            // Code run once (construction, the first settle) unoptimized, as the unit's (D57).
+            .args(["-MAKEFLAGS", "OPT_SLOW=-O0"]);
         c
     })
     .map_err(|e| e.0)
