@@ -59,7 +59,7 @@ EVERY = [1, 2, 3]
 # adders (`./dev fpga --configs fp:beat_sum:4,fp:beat_sum:12`).
 DEFAULT_CONFIGS = (
     "every3,every1,every2,every1:radd_nx16,every1:rmax_nx16,every1:rmaxnum_n_2xf32,handwritten:radd_nx16,"
-    "stage:input,stage:level3,fp:f32_add:1,fp:f32_add:2,fp:f32_add:3,fp:f32_mul:1,fp:f32_mul:2,fp:f32_mul:3,"
+    "stage:input,stage:level3,fp:f32_add:1,fp:f32_add:2,fp:f32_add:3,fp:f32_add:4,fp:f32_add:5,fp:f32_mul:1,fp:f32_mul:2,fp:f32_mul:3,"
     "fp:to_f32:1,fp:to_f32:2,fp:to_f32:3,"
     "fp:from_f32:1,fp:from_f32:2,fp:from_f32:3,fp:beat_sum:8"
 )

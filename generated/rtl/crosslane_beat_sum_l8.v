@@ -4,7 +4,7 @@
 // Latency 8: inputs sampled at rising edge k are on the outputs after rising edge k+7;
 // one operation a clock. No reset and no valid: a data pipeline (docs/fp-units.md).
 // Inputs lanes_i [511:0], valid_i [15:0]; outputs sum_o [31:0], valid_o [0:0].
-// Instantiates, each in its own file beside this one: crosslane_beat_sum_node_l8, crosslane_f32_add_align, crosslane_f32_add_l2, crosslane_f32_add_normalize, crosslane_f32_add_round, crosslane_reg1, crosslane_reg27, crosslane_reg32, crosslane_reg8, crosslane_wire1, crosslane_wire26, crosslane_wire32, crosslane_wire8.
+// Instantiates, each in its own file beside this one: crosslane_beat_sum_node_l8, crosslane_f32_add_align, crosslane_f32_add_l2, crosslane_f32_add_normalize, crosslane_f32_add_order, crosslane_f32_add_round, crosslane_f32_add_sum, crosslane_reg1, crosslane_reg27, crosslane_reg32, crosslane_reg8, crosslane_wire1, crosslane_wire24, crosslane_wire26, crosslane_wire27, crosslane_wire28, crosslane_wire32, crosslane_wire8.
 `timescale 1ns / 1ps
 module crosslane_beat_sum_l8(clk_i,lanes_i,valid_i,sum_o,valid_o);
     

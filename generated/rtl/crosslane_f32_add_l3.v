@@ -4,7 +4,7 @@
 // Latency 3: inputs sampled at rising edge k are on the outputs after rising edge k+2;
 // one operation a clock. No reset and no valid: a data pipeline (docs/fp-units.md).
 // Inputs a_i [31:0], b_i [31:0]; outputs sum_o [31:0].
-// Instantiates, each in its own file beside this one: crosslane_f32_add_align, crosslane_f32_add_normalize, crosslane_f32_add_round, crosslane_reg1, crosslane_reg26, crosslane_reg27, crosslane_reg32, crosslane_reg8.
+// Instantiates, each in its own file beside this one: crosslane_f32_add_align, crosslane_f32_add_normalize, crosslane_f32_add_order, crosslane_f32_add_round, crosslane_f32_add_sum, crosslane_reg1, crosslane_reg26, crosslane_reg27, crosslane_reg32, crosslane_reg8, crosslane_wire1, crosslane_wire24, crosslane_wire27, crosslane_wire28, crosslane_wire8.
 `timescale 1ns / 1ps
 module crosslane_f32_add_l3(clk_i,a_i,b_i,sum_o);
     
@@ -15,23 +15,29 @@ module crosslane_f32_add_l3(clk_i,a_i,b_i,sum_o);
     output wire  [31:0] sum_o;
     
     // Stub signals
-    wire  [31:0] align_a_i;
-    wire  [31:0] align_b_i;
-    wire  align_sign_o;
-    wire  align_sub_o;
-    wire  [7:0] align_exp_o;
-    wire  [26:0] align_mx_o;
+    wire  [31:0] order_a_i;
+    wire  [31:0] order_b_i;
+    wire  order_sign_o;
+    wire  order_sub_o;
+    wire  [7:0] order_exp_o;
+    wire  [26:0] order_mx_o;
+    wire  [23:0] order_sy_o;
+    wire  [7:0] order_shift_o;
+    wire  order_nan_o;
+    wire  order_inf_o;
+    wire  order_zero_sign_o;
+    wire  [23:0] align_sy_i;
+    wire  [7:0] align_shift_i;
     wire  [26:0] align_my_o;
-    wire  align_nan_o;
-    wire  align_inf_o;
-    wire  align_zero_sign_o;
-    wire  normalize_sub_i;
+    wire  sum_sub_i;
+    wire  [26:0] sum_mx_i;
+    wire  [26:0] sum_my_i;
+    wire  [27:0] sum_total_o;
+    wire  sum_zero_o;
     wire  [7:0] normalize_exp_i;
-    wire  [26:0] normalize_mx_i;
-    wire  [26:0] normalize_my_i;
+    wire  [27:0] normalize_total_i;
     wire  [25:0] normalize_man_o;
     wire  [7:0] normalize_exp_o;
-    wire  normalize_zero_o;
     wire  round_sign_i;
     wire  [25:0] round_man_i;
     wire  [7:0] round_exp_i;
@@ -40,6 +46,24 @@ module crosslane_f32_add_l3(clk_i,a_i,b_i,sum_o);
     wire  round_inf_i;
     wire  round_zero_sign_i;
     wire  [31:0] round_sum_o;
+    wire  o_sign_d;
+    wire  o_sign_q;
+    wire  o_sub_d;
+    wire  o_sub_q;
+    wire  [7:0] o_exp_d;
+    wire  [7:0] o_exp_q;
+    wire  [26:0] o_mx_d;
+    wire  [26:0] o_mx_q;
+    wire  [23:0] o_sy_d;
+    wire  [23:0] o_sy_q;
+    wire  [7:0] o_shift_d;
+    wire  [7:0] o_shift_q;
+    wire  o_nan_d;
+    wire  o_nan_q;
+    wire  o_inf_d;
+    wire  o_inf_q;
+    wire  o_zero_sign_d;
+    wire  o_zero_sign_q;
     wire  a_sign_d;
     wire  a_sign_q;
     wire  a_sub_d;
@@ -56,6 +80,20 @@ module crosslane_f32_add_l3(clk_i,a_i,b_i,sum_o);
     wire  a_inf_q;
     wire  a_zero_sign_d;
     wire  a_zero_sign_q;
+    wire  s_sign_d;
+    wire  s_sign_q;
+    wire  [7:0] s_exp_d;
+    wire  [7:0] s_exp_q;
+    wire  [27:0] s_total_d;
+    wire  [27:0] s_total_q;
+    wire  s_zero_d;
+    wire  s_zero_q;
+    wire  s_nan_d;
+    wire  s_nan_q;
+    wire  s_inf_d;
+    wire  s_inf_q;
+    wire  s_zero_sign_d;
+    wire  s_zero_sign_q;
     wire  n_sign_d;
     wire  n_sign_q;
     wire  [25:0] n_man_d;
@@ -74,26 +112,36 @@ module crosslane_f32_add_l3(clk_i,a_i,b_i,sum_o);
     wire  [31:0] out_q;
     
     // Sub module instances
+    crosslane_f32_add_order order(
+        .a_i(order_a_i),
+        .b_i(order_b_i),
+        .sign_o(order_sign_o),
+        .sub_o(order_sub_o),
+        .exp_o(order_exp_o),
+        .mx_o(order_mx_o),
+        .sy_o(order_sy_o),
+        .shift_o(order_shift_o),
+        .nan_o(order_nan_o),
+        .inf_o(order_inf_o),
+        .zero_sign_o(order_zero_sign_o)
+    );
     crosslane_f32_add_align align(
-        .a_i(align_a_i),
-        .b_i(align_b_i),
-        .sign_o(align_sign_o),
-        .sub_o(align_sub_o),
-        .exp_o(align_exp_o),
-        .mx_o(align_mx_o),
-        .my_o(align_my_o),
-        .nan_o(align_nan_o),
-        .inf_o(align_inf_o),
-        .zero_sign_o(align_zero_sign_o)
+        .sy_i(align_sy_i),
+        .shift_i(align_shift_i),
+        .my_o(align_my_o)
+    );
+    crosslane_f32_add_sum sum(
+        .sub_i(sum_sub_i),
+        .mx_i(sum_mx_i),
+        .my_i(sum_my_i),
+        .total_o(sum_total_o),
+        .zero_o(sum_zero_o)
     );
     crosslane_f32_add_normalize normalize(
-        .sub_i(normalize_sub_i),
         .exp_i(normalize_exp_i),
-        .mx_i(normalize_mx_i),
-        .my_i(normalize_my_i),
+        .total_i(normalize_total_i),
         .man_o(normalize_man_o),
-        .exp_o(normalize_exp_o),
-        .zero_o(normalize_zero_o)
+        .exp_o(normalize_exp_o)
     );
     crosslane_f32_add_round round(
         .sign_i(round_sign_i),
@@ -104,6 +152,51 @@ module crosslane_f32_add_l3(clk_i,a_i,b_i,sum_o);
         .inf_i(round_inf_i),
         .zero_sign_i(round_zero_sign_i),
         .sum_o(round_sum_o)
+    );
+    crosslane_wire1 o_sign(
+        .d(o_sign_d),
+        .q(o_sign_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 o_sub(
+        .d(o_sub_d),
+        .q(o_sub_q),
+        .clock(clk_i)
+    );
+    crosslane_wire8 o_exp(
+        .d(o_exp_d),
+        .q(o_exp_q),
+        .clock(clk_i)
+    );
+    crosslane_wire27 o_mx(
+        .d(o_mx_d),
+        .q(o_mx_q),
+        .clock(clk_i)
+    );
+    crosslane_wire24 o_sy(
+        .d(o_sy_d),
+        .q(o_sy_q),
+        .clock(clk_i)
+    );
+    crosslane_wire8 o_shift(
+        .d(o_shift_d),
+        .q(o_shift_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 o_nan(
+        .d(o_nan_d),
+        .q(o_nan_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 o_inf(
+        .d(o_inf_d),
+        .q(o_inf_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 o_zero_sign(
+        .d(o_zero_sign_d),
+        .q(o_zero_sign_q),
+        .clock(clk_i)
     );
     crosslane_reg1 a_sign(
         .d(a_sign_d),
@@ -143,6 +236,41 @@ module crosslane_f32_add_l3(clk_i,a_i,b_i,sum_o);
     crosslane_reg1 a_zero_sign(
         .d(a_zero_sign_d),
         .q(a_zero_sign_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 s_sign(
+        .d(s_sign_d),
+        .q(s_sign_q),
+        .clock(clk_i)
+    );
+    crosslane_wire8 s_exp(
+        .d(s_exp_d),
+        .q(s_exp_q),
+        .clock(clk_i)
+    );
+    crosslane_wire28 s_total(
+        .d(s_total_d),
+        .q(s_total_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 s_zero(
+        .d(s_zero_d),
+        .q(s_zero_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 s_nan(
+        .d(s_nan_d),
+        .q(s_nan_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 s_inf(
+        .d(s_inf_d),
+        .q(s_inf_q),
+        .clock(clk_i)
+    );
+    crosslane_wire1 s_zero_sign(
+        .d(s_zero_sign_d),
+        .q(s_zero_sign_q),
         .clock(clk_i)
     );
     crosslane_reg1 n_sign(
@@ -187,27 +315,46 @@ module crosslane_f32_add_l3(clk_i,a_i,b_i,sum_o);
     );
     
     // Update code
-    assign align_a_i = a_i;
-    assign align_b_i = b_i;
-    assign a_sign_d = align_sign_o;
-    assign a_sub_d = align_sub_o;
-    assign a_exp_d = align_exp_o;
-    assign a_mx_d = align_mx_o;
+    assign order_a_i = a_i;
+    assign order_b_i = b_i;
+    assign o_sign_d = order_sign_o;
+    assign o_sub_d = order_sub_o;
+    assign o_exp_d = order_exp_o;
+    assign o_mx_d = order_mx_o;
+    assign o_sy_d = order_sy_o;
+    assign o_shift_d = order_shift_o;
+    assign o_nan_d = order_nan_o;
+    assign o_inf_d = order_inf_o;
+    assign o_zero_sign_d = order_zero_sign_o;
+    assign align_sy_i = o_sy_q;
+    assign align_shift_i = o_shift_q;
+    assign a_sign_d = o_sign_q;
+    assign a_sub_d = o_sub_q;
+    assign a_exp_d = o_exp_q;
+    assign a_mx_d = o_mx_q;
     assign a_my_d = align_my_o;
-    assign a_nan_d = align_nan_o;
-    assign a_inf_d = align_inf_o;
-    assign a_zero_sign_d = align_zero_sign_o;
-    assign normalize_sub_i = a_sub_q;
-    assign normalize_exp_i = a_exp_q;
-    assign normalize_mx_i = a_mx_q;
-    assign normalize_my_i = a_my_q;
-    assign n_sign_d = a_sign_q;
+    assign a_nan_d = o_nan_q;
+    assign a_inf_d = o_inf_q;
+    assign a_zero_sign_d = o_zero_sign_q;
+    assign sum_sub_i = a_sub_q;
+    assign sum_mx_i = a_mx_q;
+    assign sum_my_i = a_my_q;
+    assign s_sign_d = a_sign_q;
+    assign s_exp_d = a_exp_q;
+    assign s_total_d = sum_total_o;
+    assign s_zero_d = sum_zero_o;
+    assign s_nan_d = a_nan_q;
+    assign s_inf_d = a_inf_q;
+    assign s_zero_sign_d = a_zero_sign_q;
+    assign normalize_exp_i = s_exp_q;
+    assign normalize_total_i = s_total_q;
+    assign n_sign_d = s_sign_q;
     assign n_man_d = normalize_man_o;
     assign n_exp_d = normalize_exp_o;
-    assign n_zero_d = normalize_zero_o;
-    assign n_nan_d = a_nan_q;
-    assign n_inf_d = a_inf_q;
-    assign n_zero_sign_d = a_zero_sign_q;
+    assign n_zero_d = s_zero_q;
+    assign n_nan_d = s_nan_q;
+    assign n_inf_d = s_inf_q;
+    assign n_zero_sign_d = s_zero_sign_q;
     assign round_sign_i = n_sign_q;
     assign round_man_i = n_man_q;
     assign round_exp_i = n_exp_q;

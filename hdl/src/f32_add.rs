@@ -7,39 +7,41 @@
 //! the canonical quiet NaN 0x7fc00000 (D50; no NaN propagation). No
 //! exception flags: the instruction has none to report.
 //!
-//! Three stages, the textbook far/near-free single path:
+//! Five components, the textbook far/near-free single path:
 //!
-//! 1. [`AddAlign`]: the operand of larger magnitude is `x` (ties keep `a`);
-//!    both significands get three bits below (guard, round, sticky) and
-//!    `y`'s is shifted right by the exponent difference, every bit shifted
-//!    out or-ed into the sticky bit (a shift of 31 or more leaves sticky
-//!    only); the special cases are decided.
-//! 2. [`AddNormalize`]: `x ± y` on 28 bits; a carry shifts right one (the
-//!    bit out into sticky), otherwise the leading zeros are shifted out, at
-//!    most `e − 1` of them (a bit planted at `e − 1` stops the count), so
-//!    a result below the normal range stays a subnormal with exponent
-//!    field 0. Guard, round and sticky are enough: a left shift of more
-//!    than one needs an exponent difference of at most one, which shifted
-//!    nothing into sticky.
+//! 1. [`AddOrder`]: the operand of larger magnitude is `x` (ties keep `a`);
+//!    significands with their hidden bits, the exponent difference (at
+//!    most 31), the special cases. [`AddAlign`]: `y`'s significand, with
+//!    three bits below (guard, round, sticky), shifted right by it, every
+//!    bit shifted out or-ed into the sticky bit (31 leaves sticky only).
+//! 2. [`AddSum`]: `x ± y` on 28 bits. [`AddNormalize`]: a carry shifts
+//!    right one (the bit out into sticky), otherwise the leading zeros are
+//!    shifted out, at most `e − 1` of them (a bit planted at `e − 1` stops
+//!    the count), so a result below the normal range stays a subnormal
+//!    with exponent field 0. Guard, round and sticky are enough: a left
+//!    shift of more than one needs an exponent difference of at most one,
+//!    which shifted nothing into sticky.
 //! 3. [`AddRound`]: `{exponent field, fraction}` plus the round-to-nearest-
 //!    even increment as one 31-bit add, so a fraction that rounds up past
 //!    its top carries into the exponent (a subnormal becomes normal, the
 //!    largest finite becomes infinity); then the special results.
 //!
 //! Latency is a parameter ([`F32Add::new`]): 1 (an output register only),
-//! 2 (a register after alignment too) or 3 (after normalization too). A
-//! pair sampled at rising edge k is on `sum_o` after edge k + L − 1.
+//! 2 (a register after alignment too), 3 (after normalization too), 4
+//! (between ordering and alignment too) or 5 (between the sum and
+//! normalization too). A pair sampled at rising edge k is on `sum_o` after
+//! edge k + L − 1.
 
 use crate::k;
 use crate::pipe::Pipe;
 use rust_hdl::prelude::*;
 
 /// The latencies [`F32Add::new`] builds.
-pub const F32_ADD_LATENCIES: [usize; 3] = [1, 2, 3];
+pub const F32_ADD_LATENCIES: [usize; 5] = [1, 2, 3, 4, 5];
 
-/// Stage 1: order the operands, align `y`, decide the special cases.
+/// Stage 1a: order the operands, the alignment shift, decide the special cases.
 #[derive(LogicBlock)]
-pub struct AddAlign {
+pub struct AddOrder {
     pub a_i: Signal<In, Bits<32>>,
     pub b_i: Signal<In, Bits<32>>,
     /// The sign of the larger operand (the result's, when it is a number).
@@ -48,9 +50,11 @@ pub struct AddAlign {
     pub sub_o: Signal<Out, Bit>,
     /// The larger operand's exponent, 1 for a subnormal.
     pub exp_o: Signal<Out, Bits<8>>,
-    /// `{hidden, fraction, guard, round, sticky}` of x, and of y aligned to it.
+    /// `{hidden, fraction, guard, round, sticky}` of x.
     pub mx_o: Signal<Out, Bits<27>>,
-    pub my_o: Signal<Out, Bits<27>>,
+    /// y's significand with its hidden bit, and the right shift that aligns it (at most 31).
+    pub sy_o: Signal<Out, Bits<24>>,
+    pub shift_o: Signal<Out, Bits<8>>,
     /// The result is the canonical NaN; the result is x's infinity.
     pub nan_o: Signal<Out, Bit>,
     pub inf_o: Signal<Out, Bit>,
@@ -67,8 +71,6 @@ pub struct AddAlign {
     sy: Signal<Local, Bits<24>>,
     diff: Signal<Local, Bits<8>>,
     shift: Signal<Local, Bits<8>>,
-    y_wide: Signal<Local, Bits<64>>,
-    y_shifted: Signal<Local, Bits<64>>,
     nan_a: Signal<Local, Bit>,
     nan_b: Signal<Local, Bit>,
     inf_a: Signal<Local, Bit>,
@@ -79,12 +81,9 @@ pub struct AddAlign {
     shift_max: Constant<Bits<8>>,
     frac0: Constant<Bits<23>>,
     hidden: Constant<Bits<24>>,
-    low37: Constant<Bits<64>>,
-    zero64: Constant<Bits<64>>,
-    sticky: Constant<Bits<27>>,
 }
 
-impl Default for AddAlign {
+impl Default for AddOrder {
     fn default() -> Self {
         Self {
             a_i: Default::default(),
@@ -93,7 +92,8 @@ impl Default for AddAlign {
             sub_o: Default::default(),
             exp_o: Default::default(),
             mx_o: Default::default(),
-            my_o: Default::default(),
+            sy_o: Default::default(),
+            shift_o: Default::default(),
             nan_o: Default::default(),
             inf_o: Default::default(),
             zero_sign_o: Default::default(),
@@ -108,8 +108,6 @@ impl Default for AddAlign {
             sy: Default::default(),
             diff: Default::default(),
             shift: Default::default(),
-            y_wide: Default::default(),
-            y_shifted: Default::default(),
             nan_a: Default::default(),
             nan_b: Default::default(),
             inf_a: Default::default(),
@@ -120,14 +118,11 @@ impl Default for AddAlign {
             shift_max: k(31),
             frac0: k(0),
             hidden: k(1 << 23),
-            low37: k((1 << 37) - 1),
-            zero64: k(0),
-            sticky: k(1),
         }
     }
 }
 
-impl Logic for AddAlign {
+impl Logic for AddOrder {
     #[hdl_gen]
     fn update(&mut self) {
         self.swap.next = self.b_i.val().get_bits::<31>(0) > self.a_i.val().get_bits::<31>(0);
@@ -152,20 +147,15 @@ impl Logic for AddAlign {
             self.sy.next = bit_cast::<24, 23>(self.y.val().get_bits::<23>(0)) | self.hidden.val();
             self.ey_eff.next = self.ey.val();
         }
-        // y's significand at the top of 64 bits, shifted right by the
-        // difference (at most 31: its lowest bit stays above bit 8).
+        // The difference, at most 31 (beyond, y is all sticky either way).
         self.diff.next = self.ex_eff.val() - self.ey_eff.val();
         self.shift.next = self.diff.val();
         if self.diff.val() > self.shift_max.val() {
             self.shift.next = self.shift_max.val();
         }
-        self.y_wide.next = bit_cast::<64, 24>(self.sy.val()) << 40;
-        self.y_shifted.next = self.y_wide.val() >> self.shift.val();
         self.mx_o.next = bit_cast::<27, 24>(self.sx.val()) << 3;
-        self.my_o.next = self.y_shifted.val().get_bits::<27>(37);
-        if (self.y_shifted.val() & self.low37.val()) != self.zero64.val() {
-            self.my_o.next = self.y_shifted.val().get_bits::<27>(37) | self.sticky.val();
-        }
+        self.sy_o.next = self.sy.val();
+        self.shift_o.next = self.shift.val();
         self.exp_o.next = self.ex_eff.val();
         self.sign_o.next = self.x.val().get_bit(31);
         self.sub_o.next = self.x.val().get_bit(31) ^ self.y.val().get_bit(31);
@@ -185,24 +175,108 @@ impl Logic for AddAlign {
     }
 }
 
-/// Stage 2: add or subtract, then normalize.
+/// Stage 1b: `y`'s significand aligned to `x`'s, the bits shifted out
+/// or-ed into sticky.
 #[derive(LogicBlock)]
-pub struct AddNormalize {
+pub struct AddAlign {
+    pub sy_i: Signal<In, Bits<24>>,
+    pub shift_i: Signal<In, Bits<8>>,
+    /// `{hidden, fraction, guard, round, sticky}` of y aligned to x.
+    pub my_o: Signal<Out, Bits<27>>,
+    y_wide: Signal<Local, Bits<64>>,
+    y_shifted: Signal<Local, Bits<64>>,
+    low37: Constant<Bits<64>>,
+    zero64: Constant<Bits<64>>,
+    sticky: Constant<Bits<27>>,
+}
+
+impl Default for AddAlign {
+    fn default() -> Self {
+        Self {
+            sy_i: Default::default(),
+            shift_i: Default::default(),
+            my_o: Default::default(),
+            y_wide: Default::default(),
+            y_shifted: Default::default(),
+            low37: k((1 << 37) - 1),
+            zero64: k(0),
+            sticky: k(1),
+        }
+    }
+}
+
+impl Logic for AddAlign {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // y's significand at the top of 64 bits, shifted right (at most 31:
+        // its lowest bit stays above bit 8).
+        self.y_wide.next = bit_cast::<64, 24>(self.sy_i.val()) << 40;
+        self.y_shifted.next = self.y_wide.val() >> self.shift_i.val();
+        self.my_o.next = self.y_shifted.val().get_bits::<27>(37);
+        if (self.y_shifted.val() & self.low37.val()) != self.zero64.val() {
+            self.my_o.next = self.y_shifted.val().get_bits::<27>(37) | self.sticky.val();
+        }
+    }
+}
+
+/// Stage 2a: add or subtract the aligned significands.
+#[derive(LogicBlock)]
+pub struct AddSum {
     pub sub_i: Signal<In, Bit>,
-    pub exp_i: Signal<In, Bits<8>>,
     pub mx_i: Signal<In, Bits<27>>,
     pub my_i: Signal<In, Bits<27>>,
+    /// `x ± y` with its carry bit.
+    pub total_o: Signal<Out, Bits<28>>,
+    /// The sum is exactly zero.
+    pub zero_o: Signal<Out, Bit>,
+    wide_x: Signal<Local, Bits<28>>,
+    wide_y: Signal<Local, Bits<28>>,
+    total: Signal<Local, Bits<28>>,
+    zero28: Constant<Bits<28>>,
+}
+
+impl Default for AddSum {
+    fn default() -> Self {
+        Self {
+            sub_i: Default::default(),
+            mx_i: Default::default(),
+            my_i: Default::default(),
+            total_o: Default::default(),
+            zero_o: Default::default(),
+            wide_x: Default::default(),
+            wide_y: Default::default(),
+            total: Default::default(),
+            zero28: k(0),
+        }
+    }
+}
+
+impl Logic for AddSum {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.wide_x.next = bit_cast::<28, 27>(self.mx_i.val());
+        self.wide_y.next = bit_cast::<28, 27>(self.my_i.val());
+        self.total.next = self.wide_x.val() + self.wide_y.val();
+        if self.sub_i.val() {
+            self.total.next = self.wide_x.val() - self.wide_y.val();
+        }
+        self.total_o.next = self.total.val();
+        self.zero_o.next = self.total.val() == self.zero28.val();
+    }
+}
+
+/// Stage 2b: normalize the sum.
+#[derive(LogicBlock)]
+pub struct AddNormalize {
+    pub exp_i: Signal<In, Bits<8>>,
+    /// `x ± y` with its carry bit.
+    pub total_i: Signal<In, Bits<28>>,
     /// `{fraction, guard, round, sticky}`, normalized (the hidden bit is
     /// implied by the exponent field: 0 for a subnormal or zero result).
     pub man_o: Signal<Out, Bits<26>>,
     /// The exponent field before rounding: 0 for a subnormal, 255 when the
     /// sum overflowed.
     pub exp_o: Signal<Out, Bits<8>>,
-    /// The sum is exactly zero.
-    pub zero_o: Signal<Out, Bit>,
-    wide_x: Signal<Local, Bits<28>>,
-    wide_y: Signal<Local, Bits<28>>,
-    total: Signal<Local, Bits<28>>,
     low: Signal<Local, Bits<27>>,
     limit: Signal<Local, Bits<27>>,
     marked: Signal<Local, Bits<27>>,
@@ -226,7 +300,6 @@ pub struct AddNormalize {
     zero8: Constant<Bits<8>>,
     zero4: Constant<Bits<4>>,
     zero2: Constant<Bits<2>>,
-    zero28: Constant<Bits<28>>,
     lz0: Constant<Bits<5>>,
     lz_16: Constant<Bits<5>>,
     lz_8: Constant<Bits<5>>,
@@ -239,16 +312,10 @@ pub struct AddNormalize {
 impl Default for AddNormalize {
     fn default() -> Self {
         Self {
-            sub_i: Default::default(),
             exp_i: Default::default(),
-            mx_i: Default::default(),
-            my_i: Default::default(),
+            total_i: Default::default(),
             man_o: Default::default(),
             exp_o: Default::default(),
-            zero_o: Default::default(),
-            wide_x: Default::default(),
-            wide_y: Default::default(),
-            total: Default::default(),
             low: Default::default(),
             limit: Default::default(),
             marked: Default::default(),
@@ -272,7 +339,6 @@ impl Default for AddNormalize {
             zero8: k(0),
             zero4: k(0),
             zero2: k(0),
-            zero28: k(0),
             lz0: k(0),
             lz_16: k(16),
             lz_8: k(8),
@@ -287,16 +353,9 @@ impl Default for AddNormalize {
 impl Logic for AddNormalize {
     #[hdl_gen]
     fn update(&mut self) {
-        self.wide_x.next = bit_cast::<28, 27>(self.mx_i.val());
-        self.wide_y.next = bit_cast::<28, 27>(self.my_i.val());
-        self.total.next = self.wide_x.val() + self.wide_y.val();
-        if self.sub_i.val() {
-            self.total.next = self.wide_x.val() - self.wide_y.val();
-        }
-        self.zero_o.next = self.total.val() == self.zero28.val();
         // Leading zeros of the low 27 bits, stopped by a bit at e − 1 (none
         // when e − 1 > 26) and by five ones below: 0 ..= 27.
-        self.low.next = self.total.val().get_bits::<27>(0);
+        self.low.next = self.total_i.val().get_bits::<27>(0);
         self.limit.next = self.top27.val() >> (self.exp_i.val() - self.exp1.val());
         self.marked.next = self.low.val() | self.limit.val();
         // The 32-bit word {marked, 5 ones} without its lowest bit, which
@@ -339,11 +398,11 @@ impl Logic for AddNormalize {
         if !self.shifted.val().get_bit(26) {
             self.exp_o.next = self.exp0.val();
         }
-        if self.total.val().get_bit(27) {
+        if self.total_i.val().get_bit(27) {
             // A carry: one right, the bit out into sticky; e + 1 ≤ 255.
-            self.man_o.next = self.total.val().get_bits::<26>(1);
-            if self.total.val().get_bit(0) {
-                self.man_o.next = self.total.val().get_bits::<26>(1) | self.sticky.val();
+            self.man_o.next = self.total_i.val().get_bits::<26>(1);
+            if self.total_i.val().get_bit(0) {
+                self.man_o.next = self.total_i.val().get_bits::<26>(1) | self.sticky.val();
             }
             self.exp_o.next = self.exp_i.val() + self.exp1.val();
         }
@@ -433,17 +492,29 @@ impl Logic for AddRound {
     }
 }
 
-/// The adder: the three stages and their registers.
+/// The adder: the stages and their registers.
 #[derive(LogicBlock)]
 pub struct F32Add {
     pub clk_i: Signal<In, Clock>,
     pub a_i: Signal<In, Bits<32>>,
     pub b_i: Signal<In, Bits<32>>,
     pub sum_o: Signal<Out, Bits<32>>,
+    order: AddOrder,
     align: AddAlign,
+    sum: AddSum,
     normalize: AddNormalize,
     round: AddRound,
-    // After alignment.
+    // After ordering (latencies 4 and 5).
+    o_sign: Pipe<Bit>,
+    o_sub: Pipe<Bit>,
+    o_exp: Pipe<Bits<8>>,
+    o_mx: Pipe<Bits<27>>,
+    o_sy: Pipe<Bits<24>>,
+    o_shift: Pipe<Bits<8>>,
+    o_nan: Pipe<Bit>,
+    o_inf: Pipe<Bit>,
+    o_zero_sign: Pipe<Bit>,
+    // After alignment (latency 2 and up).
     a_sign: Pipe<Bit>,
     a_sub: Pipe<Bit>,
     a_exp: Pipe<Bits<8>>,
@@ -452,7 +523,15 @@ pub struct F32Add {
     a_nan: Pipe<Bit>,
     a_inf: Pipe<Bit>,
     a_zero_sign: Pipe<Bit>,
-    // After normalization.
+    // After the sum (latency 5).
+    s_sign: Pipe<Bit>,
+    s_exp: Pipe<Bits<8>>,
+    s_total: Pipe<Bits<28>>,
+    s_zero: Pipe<Bit>,
+    s_nan: Pipe<Bit>,
+    s_inf: Pipe<Bit>,
+    s_zero_sign: Pipe<Bit>,
+    // After normalization (latency 3 and up).
     n_sign: Pipe<Bit>,
     n_man: Pipe<Bits<26>>,
     n_exp: Pipe<Bits<8>>,
@@ -465,19 +544,32 @@ pub struct F32Add {
 }
 
 impl F32Add {
-    /// The adder with `latency` registers (1, 2 or 3; see the module docs).
+    /// The adder with `latency` registers (1 to 5; see the module docs).
     pub fn new(latency: usize) -> Self {
-        assert!(F32_ADD_LATENCIES.contains(&latency), "F32Add latency {latency}: 1, 2 or 3");
+        assert!(F32_ADD_LATENCIES.contains(&latency), "F32Add latency {latency}: 1 to 5");
+        let ordered = latency >= 4;
         let aligned = latency >= 2;
+        let summed = latency >= 5;
         let normalized = latency >= 3;
         Self {
             clk_i: Default::default(),
             a_i: Default::default(),
             b_i: Default::default(),
             sum_o: Default::default(),
+            order: Default::default(),
             align: Default::default(),
+            sum: Default::default(),
             normalize: Default::default(),
             round: Default::default(),
+            o_sign: Pipe::new(ordered),
+            o_sub: Pipe::new(ordered),
+            o_exp: Pipe::new(ordered),
+            o_mx: Pipe::new(ordered),
+            o_sy: Pipe::new(ordered),
+            o_shift: Pipe::new(ordered),
+            o_nan: Pipe::new(ordered),
+            o_inf: Pipe::new(ordered),
+            o_zero_sign: Pipe::new(ordered),
             a_sign: Pipe::new(aligned),
             a_sub: Pipe::new(aligned),
             a_exp: Pipe::new(aligned),
@@ -486,6 +578,13 @@ impl F32Add {
             a_nan: Pipe::new(aligned),
             a_inf: Pipe::new(aligned),
             a_zero_sign: Pipe::new(aligned),
+            s_sign: Pipe::new(summed),
+            s_exp: Pipe::new(summed),
+            s_total: Pipe::new(summed),
+            s_zero: Pipe::new(summed),
+            s_nan: Pipe::new(summed),
+            s_inf: Pipe::new(summed),
+            s_zero_sign: Pipe::new(summed),
             n_sign: Pipe::new(normalized),
             n_man: Pipe::new(normalized),
             n_exp: Pipe::new(normalized),
@@ -514,6 +613,15 @@ impl Default for F32Add {
 impl Logic for F32Add {
     #[hdl_gen]
     fn update(&mut self) {
+        self.o_sign.clock.next = self.clk_i.val();
+        self.o_sub.clock.next = self.clk_i.val();
+        self.o_exp.clock.next = self.clk_i.val();
+        self.o_mx.clock.next = self.clk_i.val();
+        self.o_sy.clock.next = self.clk_i.val();
+        self.o_shift.clock.next = self.clk_i.val();
+        self.o_nan.clock.next = self.clk_i.val();
+        self.o_inf.clock.next = self.clk_i.val();
+        self.o_zero_sign.clock.next = self.clk_i.val();
         self.a_sign.clock.next = self.clk_i.val();
         self.a_sub.clock.next = self.clk_i.val();
         self.a_exp.clock.next = self.clk_i.val();
@@ -522,6 +630,13 @@ impl Logic for F32Add {
         self.a_nan.clock.next = self.clk_i.val();
         self.a_inf.clock.next = self.clk_i.val();
         self.a_zero_sign.clock.next = self.clk_i.val();
+        self.s_sign.clock.next = self.clk_i.val();
+        self.s_exp.clock.next = self.clk_i.val();
+        self.s_total.clock.next = self.clk_i.val();
+        self.s_zero.clock.next = self.clk_i.val();
+        self.s_nan.clock.next = self.clk_i.val();
+        self.s_inf.clock.next = self.clk_i.val();
+        self.s_zero_sign.clock.next = self.clk_i.val();
         self.n_sign.clock.next = self.clk_i.val();
         self.n_man.clock.next = self.clk_i.val();
         self.n_exp.clock.next = self.clk_i.val();
@@ -531,28 +646,49 @@ impl Logic for F32Add {
         self.n_zero_sign.clock.next = self.clk_i.val();
         self.out.clock.next = self.clk_i.val();
 
-        self.align.a_i.next = self.a_i.val();
-        self.align.b_i.next = self.b_i.val();
-        self.a_sign.d.next = self.align.sign_o.val();
-        self.a_sub.d.next = self.align.sub_o.val();
-        self.a_exp.d.next = self.align.exp_o.val();
-        self.a_mx.d.next = self.align.mx_o.val();
-        self.a_my.d.next = self.align.my_o.val();
-        self.a_nan.d.next = self.align.nan_o.val();
-        self.a_inf.d.next = self.align.inf_o.val();
-        self.a_zero_sign.d.next = self.align.zero_sign_o.val();
+        self.order.a_i.next = self.a_i.val();
+        self.order.b_i.next = self.b_i.val();
+        self.o_sign.d.next = self.order.sign_o.val();
+        self.o_sub.d.next = self.order.sub_o.val();
+        self.o_exp.d.next = self.order.exp_o.val();
+        self.o_mx.d.next = self.order.mx_o.val();
+        self.o_sy.d.next = self.order.sy_o.val();
+        self.o_shift.d.next = self.order.shift_o.val();
+        self.o_nan.d.next = self.order.nan_o.val();
+        self.o_inf.d.next = self.order.inf_o.val();
+        self.o_zero_sign.d.next = self.order.zero_sign_o.val();
 
-        self.normalize.sub_i.next = self.a_sub.q.val();
-        self.normalize.exp_i.next = self.a_exp.q.val();
-        self.normalize.mx_i.next = self.a_mx.q.val();
-        self.normalize.my_i.next = self.a_my.q.val();
-        self.n_sign.d.next = self.a_sign.q.val();
+        self.align.sy_i.next = self.o_sy.q.val();
+        self.align.shift_i.next = self.o_shift.q.val();
+        self.a_sign.d.next = self.o_sign.q.val();
+        self.a_sub.d.next = self.o_sub.q.val();
+        self.a_exp.d.next = self.o_exp.q.val();
+        self.a_mx.d.next = self.o_mx.q.val();
+        self.a_my.d.next = self.align.my_o.val();
+        self.a_nan.d.next = self.o_nan.q.val();
+        self.a_inf.d.next = self.o_inf.q.val();
+        self.a_zero_sign.d.next = self.o_zero_sign.q.val();
+
+        self.sum.sub_i.next = self.a_sub.q.val();
+        self.sum.mx_i.next = self.a_mx.q.val();
+        self.sum.my_i.next = self.a_my.q.val();
+        self.s_sign.d.next = self.a_sign.q.val();
+        self.s_exp.d.next = self.a_exp.q.val();
+        self.s_total.d.next = self.sum.total_o.val();
+        self.s_zero.d.next = self.sum.zero_o.val();
+        self.s_nan.d.next = self.a_nan.q.val();
+        self.s_inf.d.next = self.a_inf.q.val();
+        self.s_zero_sign.d.next = self.a_zero_sign.q.val();
+
+        self.normalize.exp_i.next = self.s_exp.q.val();
+        self.normalize.total_i.next = self.s_total.q.val();
+        self.n_sign.d.next = self.s_sign.q.val();
         self.n_man.d.next = self.normalize.man_o.val();
         self.n_exp.d.next = self.normalize.exp_o.val();
-        self.n_zero.d.next = self.normalize.zero_o.val();
-        self.n_nan.d.next = self.a_nan.q.val();
-        self.n_inf.d.next = self.a_inf.q.val();
-        self.n_zero_sign.d.next = self.a_zero_sign.q.val();
+        self.n_zero.d.next = self.s_zero.q.val();
+        self.n_nan.d.next = self.s_nan.q.val();
+        self.n_inf.d.next = self.s_inf.q.val();
+        self.n_zero_sign.d.next = self.s_zero_sign.q.val();
 
         self.round.sign_i.next = self.n_sign.q.val();
         self.round.man_i.next = self.n_man.q.val();

@@ -178,10 +178,12 @@ fn component_role(name: &str) -> String {
         "ahead_compare" => "a node's compare made from its four grandchildren (used = 0: off)",
         "tree_node" => "one node of the log-step tree (sum, max with tie mask, and, or, xor)",
         "result_format" => "the root to result_o / mask_o",
-        "f32_add_align" => {
-            "F32Add's first stage: the operands ordered by magnitude, the smaller aligned, the special cases"
+        "f32_add_order" => {
+            "F32Add's first stage: the operands ordered by magnitude, the alignment shift, the special cases"
         }
-        "f32_add_normalize" => "F32Add's second stage: the significands added or subtracted, then normalized",
+        "f32_add_align" => "F32Add's alignment: the smaller significand shifted right, the bits out into sticky",
+        "f32_add_sum" => "F32Add's sum: the aligned significands added or subtracted",
+        "f32_add_normalize" => "F32Add's normalization: the sum's leading zeros shifted out, or its carry",
         "f32_add_round" => {
             "F32Add's and F32Mul's last stage: rounded to nearest even and packed, the special results"
         }
