@@ -273,18 +273,30 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
 /// Answer each line as it comes, flushed: an answer is out before the next
 /// line is read, so no answer waits on (or is lost to) a later line.
 fn exec() -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("crosslane exec: {e}");
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for (i, line) in crosslane_sim::cli::read_lines(std::io::stdin().lock()).enumerate() {
         let line = line.map_err(|e| format!("crosslane exec: cannot read line {}: {e}", i + 1))?;
-        match line {
+        let wrote = match line {
             Ok(text) => crosslane_sim::cli::exec::answer_line_to(&text, i + 1, &mut out),
             Err(why) => crosslane_sim::cli::exec::refuse_line_to(&why, i + 1, &mut out),
+        };
+        if !written("exec", wrote.and_then(|_| out.flush()))? {
+            break;
         }
-        .map_err(fail)?;
-        out.flush().map_err(fail)?;
     }
     Ok(())
+}
+
+/// What a write to stdout gave: `Ok(true)` to go on; `Ok(false)` when the
+/// reader has closed the pipe (`crosslane exec | head`: it wants no more
+/// lines, which is no failure of this command: stop, exit 0); otherwise
+/// the error, naming the command.
+fn written(command: &str, result: std::io::Result<()>) -> Result<bool, String> {
+    match result {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(format!("crosslane {command}: cannot write the output: {e}")),
+    }
 }
 
 fn encode(json: Option<String>) -> Result<(), String> {
@@ -677,12 +689,13 @@ fn read_stdin(command: &str) -> Result<String, String> {
 
 /// Write output lines to stdout, or an error naming the command.
 fn write_lines(command: &str, lines: impl IntoIterator<Item = String>) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("crosslane {command}: cannot write the output: {e}");
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in lines {
-        writeln!(out, "{line}").map_err(fail)?;
+        if !written(command, writeln!(out, "{line}"))? {
+            return Ok(());
+        }
     }
-    out.flush().map_err(fail)
+    written(command, out.flush()).map(|_| ())
 }
 
 /// The golden engine answers each line as it is read (a checker may send a
@@ -695,16 +708,15 @@ fn eval(kind: EngineKind) -> Result<(), String> {
         l.map_err(|e| format!("crosslane eval: cannot read line {}: {e}", i + 1))
     };
     if kind == EngineKind::Golden {
-        let fail = |e: std::io::Error| format!("crosslane eval: cannot write the output: {e}");
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         for (i, line) in read_lines(std::io::stdin().lock()).enumerate() {
             let line = read(i, line)?;
             let answers = protocol::answer_lines(std::slice::from_ref(&line), i + 1, |cases| engine.run(cases))
                 .map_err(|e| format!("crosslane eval: {e}"))?;
-            for a in answers {
-                writeln!(out, "{a}").map_err(fail)?;
+            let wrote = answers.iter().try_for_each(|a| writeln!(out, "{a}")).and_then(|_| out.flush());
+            if !written("eval", wrote)? {
+                break;
             }
-            out.flush().map_err(fail)?;
         }
         return Ok(());
     }

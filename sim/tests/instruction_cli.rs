@@ -166,3 +166,21 @@ fn exec_bounds_the_work_of_one_instruction_and_goes_on() {
     assert!(lines[0].contains("268435456"), "{}", lines[0]);
     assert_eq!(lines[1], r#"{"id": 2, "read": ["00000000"]}"#);
 }
+
+#[test]
+fn exec_and_eval_stop_quietly_when_their_reader_closes_the_pipe() {
+    // `crosslane exec | head -1`: the reader wants one line; the rest of the
+    // answers have nowhere to go, which is no failure (exit 0, nothing on
+    // stderr). Once it was exit 2 and "Broken pipe".
+    let cases = std::fs::read(examples().join("exec-cases.jsonl")).unwrap();
+    let (code, line, err) = common::run_reading_one_line(&["exec"], cases.repeat(2000));
+    assert_eq!((code, err.as_str()), (0, ""), "{line}");
+    assert!(line.starts_with('{'), "{line}");
+    let cases = std::fs::read(examples().join("eval-cases.jsonl")).unwrap();
+    // The golden engine answers line by line, the hdl engine the whole batch
+    // at the end: both more than a pipe holds.
+    for (engine, times) in [("golden", 2000), ("hdl", 200)] {
+        let (code, line, err) = common::run_reading_one_line(&["eval", "--engine", engine], cases.repeat(times));
+        assert_eq!((code, err.as_str()), (0, ""), "{engine}: {line}");
+    }
+}

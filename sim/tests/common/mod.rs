@@ -39,3 +39,31 @@ pub fn run_with_env(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (i32, 
 mod tool;
 #[allow(unused_imports)]
 pub use tool::tool_present;
+
+/// Run `crosslane ARGS` on `input` (written from a thread), read its first
+/// line of output, then close stdout as `| head -1` does: (exit code, the
+/// line, stderr).
+pub fn run_reading_one_line(args: &[&str], input: Vec<u8>) -> (i32, String, String) {
+    use std::io::{BufRead, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn crosslane");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The command may stop reading once its reader has gone: a write that
+    // fails then is expected.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("read a line");
+    // The reader (and with it stdout) is dropped here.
+    let mut err = String::new();
+    child.stderr.take().expect("stderr").read_to_string(&mut err).expect("read stderr");
+    let status = child.wait().expect("wait for crosslane");
+    writer.join().expect("the input writer");
+    (status.code().unwrap_or(-1), line, err)
+}
