@@ -190,10 +190,11 @@ impl Iterator for ProductPairs {
         let (fa, fb) = (frac(self.rng.next_u64()), frac(self.rng.next_u64()));
         let sign = r >> 16;
         let (a, b) = (pack(sign, ea, fa), pack(sign >> 1, eb, fb));
+        // With a subnormal operand (about 2^-127) the other's exponent carries the product.
+        let carrying = (target + 127).clamp(1, 254);
         Some(match (r >> 20) % 8 {
-            // A subnormal operand (about 2^-127): the other's exponent carries the product.
-            0 => (a & 0x807f_ffff, pack(sign >> 1, (target + 127).clamp(1, 254), fb)),
-            1 => (pack(sign, (target + 127).clamp(1, 254), fa), b & 0x807f_ffff),
+            0 => (a & 0x807f_ffff, pack(sign >> 1, carrying, fb)),
+            1 => (pack(sign, carrying, fa), b & 0x807f_ffff),
             _ => (a, b),
         })
     }

@@ -66,6 +66,11 @@ pub struct Build {
     pub cached: bool,
 }
 
+/// How every Verilator model here is built: C++ with its makefile run
+/// (2 jobs), Verilator's optimizations on, X values resolved the fast way.
+pub const VERILATOR_BUILD: &[&str] =
+    &["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"];
+
 fn build_command(sim: Simulator, config: Config, fast: bool, dir: &Path, files: &[GeneratedFile]) -> Command {
     let rtl: Vec<PathBuf> = files
         .iter()
@@ -78,7 +83,7 @@ fn build_command(sim: Simulator, config: Config, fast: bool, dir: &Path, files: 
     match sim {
         Simulator::Verilator => {
             let mut c = Command::new("verilator");
-            c.args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+            c.args(VERILATOR_BUILD)
                 .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", "crosslane_reduce_tb"])
                 .arg(format!("-GEVERY={every}"))
                 .arg(format!("-GFAST={}", u8::from(fast)))

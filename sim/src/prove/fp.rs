@@ -10,7 +10,7 @@
 //! than it was sent, is an error, never a pass.
 
 use crate::emit::{self, GeneratedFile};
-use crate::engines::rtl::{cached_build, Cached};
+use crate::engines::rtl::{cached_build, Cached, VERILATOR_BUILD};
 use crate::tools::{generated_dir, require};
 use crosslane_golden::campaign::SplitMix64;
 use crosslane_golden::instruction::dtype::Dtype;
@@ -188,10 +188,15 @@ fn wired(unit: &FpUnit) -> Result<Wired, String> {
     })
 }
 
+/// The little-endian 32-bit word of a record at byte `at`.
+fn word(rec: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([rec[at], rec[at + 1], rec[at + 2], rec[at + 3]])
+}
+
 /// A binary32 operation's result of a record `{a, b}`.
 fn binary_golden(op: fn(f32, f32) -> f32, rec: &[u8], out: &mut [u8]) {
-    let word = |i: usize| f32::from_bits(u32::from_le_bytes([rec[i], rec[i + 1], rec[i + 2], rec[i + 3]]));
-    out[..4].copy_from_slice(&op(word(0), word(4)).to_bits().to_le_bytes());
+    let (a, b) = (f32::from_bits(word(rec, 0)), f32::from_bits(word(rec, 4)));
+    out[..4].copy_from_slice(&op(a, b).to_bits().to_le_bytes());
 }
 
 /// F32Add and F32Mul: every pair of [`edge_values`], then `random` pairs
@@ -349,7 +354,7 @@ impl Vectors for FromF32Vectors {
 
 /// golden's `Dtype::from_f32` of a record `{x, dtype}`.
 fn from_f32_golden(rec: &[u8], out: &mut [u8]) {
-    let x = f32::from_bits(u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]));
+    let x = f32::from_bits(word(rec, 0));
     let bits = Dtype::from_code(rec[4] & 0xf).map_or(0, |d| d.from_f32(x));
     out[..8].copy_from_slice(&bits.to_le_bytes());
 }
@@ -431,8 +436,7 @@ impl Vectors for BeatVectors {
 
 /// golden's `beat_tree_masked` of a record `{lanes, valid}`: `{sum, valid}`.
 fn beat_golden(rec: &[u8], out: &mut [u8]) {
-    let lanes: [u32; 16] =
-        std::array::from_fn(|l| u32::from_le_bytes([rec[4 * l], rec[4 * l + 1], rec[4 * l + 2], rec[4 * l + 3]]));
+    let lanes: [u32; 16] = std::array::from_fn(|l| word(rec, 4 * l));
     let valid = u16::from_le_bytes([rec[64], rec[65]]);
     let sum = beat_tree_masked(&lanes.map(f32::from_bits), valid).map(f32::to_bits);
     out[..4].copy_from_slice(&sum.unwrap_or(0).to_le_bytes());
@@ -477,7 +481,7 @@ pub fn build(unit: &FpUnit, latency: usize, files: &[GeneratedFile]) -> Result<C
     let variant = format!("{}-l{latency}", unit.name);
     cached_build("verilator-fp", variant.as_bytes(), files, "harness", |dir| {
         let mut c = Command::new("verilator");
-        c.args(["--cc", "--exe", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+        c.args(VERILATOR_BUILD)
             .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", &top])
             .arg(format!("-GLATENCY={latency}"))
             .arg("-Mdir")
@@ -632,6 +636,8 @@ pub enum SmtVerdict {
 pub struct SmtProof {
     pub unit: &'static FpUnit,
     pub latency: usize,
+    /// The reference it was proven against, as its line names it.
+    pub reference: &'static str,
     pub verdict: SmtVerdict,
     pub secs: f64,
 }
@@ -640,11 +646,9 @@ impl SmtProof {
     pub fn line(&self) -> String {
         let what = format!("crosslane_{}_l{}", self.unit.name, self.latency);
         match &self.verdict {
-            SmtVerdict::Proven => format!(
-                "{what}: proven equal to {} for every input, bitwuzla, {:.1} s",
-                wired(self.unit).ok().and_then(|w| w.smt).map_or("its SMT-LIB reference", |(name, _)| name),
-                self.secs
-            ),
+            SmtVerdict::Proven => {
+                format!("{what}: proven equal to {} for every input, bitwuzla, {:.1} s", self.reference, self.secs)
+            }
             SmtVerdict::Timeout => format!("{what}: not proven within the time limit ({:.0} s)", self.secs),
             SmtVerdict::Counterexample(m) => format!("{what}: counterexample: {}", m.text),
         }
@@ -852,7 +856,8 @@ pub fn smt_prove(
     limit: std::time::Duration,
 ) -> Result<SmtProof, String> {
     let w = wired(unit)?;
-    let reference = w.smt.ok_or_else(|| format!("{}: no SMT-LIB reference", unit.name))?.1();
+    let (reference_name, reference) = w.smt.ok_or_else(|| format!("{}: no SMT-LIB reference", unit.name))?;
+    let reference = reference();
     require("crosslane prove --fp --smt", &["yosys"], "yosys")?;
     smt_available()?;
     let module = unit.module(latency);
@@ -895,7 +900,7 @@ pub fn smt_prove(
     let out = crate::tools::run_limited(&mut cmd, limit)?;
     let secs = start.elapsed().as_secs_f64();
     let Some(out) = out else {
-        return Ok(SmtProof { unit, latency, verdict: SmtVerdict::Timeout, secs });
+        return Ok(SmtProof { unit, latency, reference: reference_name, verdict: SmtVerdict::Timeout, secs });
     };
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
@@ -933,7 +938,7 @@ pub fn smt_prove(
         }
         other => return Err(format!("bitwuzla answered {other:?}")),
     };
-    Ok(SmtProof { unit, latency, verdict, secs })
+    Ok(SmtProof { unit, latency, reference: reference_name, verdict, secs })
 }
 
 /// The miter: yosys' model, `latency + 1` states chained by its transition
