@@ -534,3 +534,61 @@ fn nan_results_are_canonical_whatever_the_host() {
     assert_eq!(run(ReduceOp::Max, 1.0, Dtype::Fp32, &[qnan_neg, snan]), 0x7fc0_0000);
     assert_eq!(run(ReduceOp::Max, 1.0, Dtype::Fp32, &[qnan_neg, 0xbf80_0000, snan]), 0xbf80_0000);
 }
+
+/// D58: axis Partitions writes dst element k before it reads column k + 1,
+/// so a dst overlapping the src feeds the columns after it. One channel,
+/// dst one element above src: every element becomes the first.
+#[test]
+fn partitions_writes_each_column_before_reading_the_next() {
+    let mut r = base();
+    r.num_active_channels = 1;
+    r.reduce_axis = ReduceAxis::Partitions as u8;
+    r.src = tensor(3, 0, [1; 4], [4, 1, 1, 1]);
+    r.dst = tensor(3, 4, [1; 4], [4, 1, 1, 1]);
+    let mut sbuf = Sbuf::new(PB);
+    put(&mut sbuf, 3, &r.src, Dtype::Fp32, &[1.0f32, 2.0, 3.0, 4.0].map(|x| x.to_bits() as u64));
+    execute(&r.validate(PB).unwrap(), &mut sbuf, SumOrder::Tree).unwrap();
+    let whole = tensor(3, 0, [1; 4], [5, 1, 1, 1]);
+    assert_eq!(get(&sbuf, 3, &whole, Dtype::Fp32), vec![1f32.to_bits() as u64; 5]);
+    // Axis All reads everything first: its one write sees nothing of itself.
+    let mut r = base();
+    r.num_active_channels = 1;
+    r.src = tensor(3, 0, [1; 4], [4, 1, 1, 1]);
+    r.dst = tensor(3, 0, [1; 4], [1; 4]);
+    let mut sbuf = Sbuf::new(PB);
+    put(&mut sbuf, 3, &r.src, Dtype::Fp32, &[1.0f32, 2.0, 3.0, 4.0].map(|x| x.to_bits() as u64));
+    execute(&r.validate(PB).unwrap(), &mut sbuf, SumOrder::Tree).unwrap();
+    assert_eq!(get(&sbuf, 3, &whole, Dtype::Fp32)[0], 10f32.to_bits() as u64);
+}
+
+/// The engine reports a reject by number: `Reject::code` is the rule's
+/// place in `RULE_NAMES` plus one, for every rule.
+#[test]
+fn reject_codes_number_the_rules_in_order() {
+    use crosslane_golden::instruction::RULE_NAMES;
+    let mut seen = Vec::new();
+    let mut check = |f: &dyn Fn(&mut RawInstruction)| {
+        let mut r = base();
+        f(&mut r);
+        let e = r.validate(PB).unwrap_err();
+        assert_eq!(RULE_NAMES[e.code() as usize - 1], e.rule());
+        seen.push(e.code());
+    };
+    check(&|r| r.opcode = 0);
+    check(&|r| r.reserved0 = [1, 0, 0]);
+    check(&|r| r.in_dtype = 0);
+    check(&|r| r.out_dtype = 0);
+    check(&|r| r.reduce_op = 9);
+    check(&|r| r.reduce_axis = 2);
+    check(&|r| r.num_active_channels = 0);
+    check(&|r| r.src.start_addr |= 1 << 28);
+    check(&|r| r.dst.start_addr |= 1 << 28);
+    check(&|r| r.src.num_elem[0] = 0);
+    check(&|r| r.dst.num_elem[0] = 0);
+    check(&|r| r.dst.num_elem[0] = 2);
+    check(&|r| {
+        r.opcode = 0x7d;
+        r.reduce_op = 3;
+    });
+    assert_eq!(seen, (1..=13).collect::<Vec<u8>>());
+}

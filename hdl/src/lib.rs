@@ -29,6 +29,7 @@
 pub mod beat_sum;
 pub mod compare;
 pub mod decode;
+pub mod engine;
 pub mod f32_add;
 pub mod f32_mul;
 pub mod format;

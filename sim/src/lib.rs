@@ -28,6 +28,7 @@ pub mod wave;
 pub mod emit;
 
 pub mod engines;
+pub mod exec_campaign;
 
 pub mod verify;
 

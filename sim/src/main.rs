@@ -45,7 +45,12 @@ enum Command {
         partition_bytes: usize,
     },
     /// Run instructions on SBUF images (instruction.md §5): JSON Lines on stdin.
-    Exec,
+    Exec {
+        /// golden (the reference) or verilator (the RTL engine, generated/rtl/crosslane_engine.v;
+        /// its answers carry `cycles`).
+        #[arg(long, default_value = "golden")]
+        engine: String,
+    },
     /// Build an instruction from named fields (JSON, or stdin when absent); prints 128 hex digits.
     Encode {
         #[arg(long)]
@@ -78,6 +83,10 @@ enum Command {
         /// Write the report as JSON here (for `crosslane merge`).
         #[arg(long)]
         json: Option<std::path::PathBuf>,
+        /// Run the instruction campaign instead: N random instructions on the
+        /// RTL engine under Verilator against golden (docs/engine.md).
+        #[arg(long)]
+        exec: Option<u64>,
     },
     /// Draw a VCD's unit ports as an SVG, one column per clock (or, with
     /// --run N, first run the first N checked-in testbench vectors under
@@ -270,14 +279,55 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
     Ok(valid)
 }
 
+/// `verify --exec N`: the instruction campaign on the Verilator engine.
+fn verify_exec(seed: u64, n: u64) -> Result<bool, String> {
+    use crosslane_sim::exec_campaign::{case, check, exec_line, Verdict};
+    let mut engine =
+        crosslane_sim::engines::instr::VerilatorEngine::new().map_err(|e| format!("crosslane verify: {e}"))?;
+    let start = std::time::Instant::now();
+    let (mut accepted, mut rejected, mut cycles, mut failed) = (0u64, 0u64, 0u64, 0u64);
+    for i in 0..n {
+        let c = case(seed, i);
+        match check(&mut engine, &c).map_err(|e| format!("crosslane verify: case {i}: {e}"))? {
+            Verdict::Match { accepted: true, cycles: k } => {
+                accepted += 1;
+                cycles += k;
+            }
+            Verdict::Match { accepted: false, .. } => rejected += 1,
+            Verdict::Mismatch(why) => {
+                failed += 1;
+                if failed <= 5 {
+                    println!("MISMATCH case {i} (seed {seed}): {why}\n  replay: {}", exec_line(&c));
+                }
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "instructions: {n} on verilator against golden (seed {seed}): {accepted} accepted, {rejected} rejected, {failed} mismatches; {cycles} clocks; {secs:.1} s"
+    );
+    if n == 0 {
+        println!("no instruction was checked");
+        return Ok(false);
+    }
+    Ok(failed == 0)
+}
+
 /// Answer each line as it comes, flushed: an answer is out before the next
 /// line is read, so no answer waits on (or is lost to) a later line.
-fn exec() -> Result<(), String> {
+fn exec(engine: &str) -> Result<(), String> {
+    let mut rtl = match engine {
+        "golden" => None,
+        "verilator" => {
+            Some(crosslane_sim::engines::instr::VerilatorEngine::new().map_err(|e| format!("crosslane exec: {e}"))?)
+        }
+        other => return Err(format!("crosslane exec: unknown engine '{other}' (golden, verilator)")),
+    };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for (i, line) in crosslane_sim::cli::read_lines(std::io::stdin().lock()).enumerate() {
         let line = line.map_err(|e| format!("crosslane exec: cannot read line {}: {e}", i + 1))?;
         let wrote = match line {
-            Ok(text) => crosslane_sim::cli::exec::answer_line_to(&text, i + 1, &mut out),
+            Ok(text) => crosslane_sim::cli::exec::answer_line_on(&text, i + 1, &mut out, rtl.as_mut()),
             Err(why) => crosslane_sim::cli::exec::refuse_line_to(&why, i + 1, &mut out),
         };
         if !written("exec", wrote.and_then(|_| out.flush()))? {
@@ -861,7 +911,7 @@ fn main() -> ExitCode {
         Command::Generate { out, check } => generate(&out, check),
         Command::Decode { hex, partition_bytes } => decode(&hex, partition_bytes),
         Command::Testbench { sim, vectors, workdir, config } => testbench(&sim, &vectors, &workdir, &config),
-        Command::Exec => exec().map(|_| true),
+        Command::Exec { engine } => exec(&engine).map(|_| true),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
         Command::Prove { config, rtl, ops, timeout, jobs, json, form, fp, vectors, seed, units, smt } => {
@@ -878,7 +928,18 @@ fn main() -> ExitCode {
                 bench(engine, cases, runs).map(|_| true)
             }
         }
-        Command::Verify { seed, per_op, hdl_per_op, verilator_per_op, icarus_per_op, vcd_dir, shard, json } => {
+        Command::Verify { exec: Some(n), seed, .. } => verify_exec(seed, n),
+        Command::Verify {
+            seed,
+            per_op,
+            hdl_per_op,
+            verilator_per_op,
+            icarus_per_op,
+            vcd_dir,
+            shard,
+            json,
+            exec: None,
+        } => {
             let sizes =
                 verify::Sizes { golden: per_op, hdl: hdl_per_op, verilator: verilator_per_op, icarus: icarus_per_op };
             run_verify(seed, sizes, &shard, &vcd_dir, json.as_deref())

@@ -234,17 +234,14 @@ impl ArithFold {
     }
 }
 
-/// Elements of one partition, as raw bits, in walk order.
-fn gather_bits(sbuf: &Sbuf, inst: &Instruction, p: usize, out: &mut Vec<u64>) {
-    let size = inst.in_dtype.size();
-    let part = sbuf.partition(p);
-    let src = &inst.raw.src;
-    out.extend(src.offsets(size).map(|o| inst.in_dtype.load_bits(&part[o..o + size])));
-}
-
-/// Elements of one partition as binary32 (× scale for AVERAGE), in walk order.
-fn gather_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, out: &mut Vec<f32>) {
-    each_f32(sbuf, inst, p, |x| out.push(x));
+/// One element's bits as the ARITH fold takes it: binary32, × scale for AVERAGE.
+fn arith_value(inst: &Instruction, bits: u64) -> f32 {
+    let x = inst.in_dtype.to_f32(bits);
+    if inst.reduce_op == ReduceOp::Average {
+        mul(x, inst.scale)
+    } else {
+        x
+    }
 }
 
 /// Call `f` on each element of one partition as binary32, in walk order.
@@ -253,7 +250,6 @@ fn each_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, mut f: impl FnMut(f32)) {
     let part = sbuf.partition(p);
     let src = &inst.raw.src;
     let dtype = inst.in_dtype;
-    let scale = inst.scale;
     let average = inst.reduce_op == ReduceOp::Average;
     // Fast path: fp32 with a contiguous innermost dimension.
     if dtype == Dtype::Fp32 && src.step_elem[0] == 1 && !average {
@@ -273,17 +269,7 @@ fn each_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, mut f: impl FnMut(f32)) {
         }
         return;
     }
-    src.offsets(size).for_each(|o| {
-        let x = dtype.to_f32(dtype.load_bits(&part[o..o + size]));
-        f(if average { mul(x, scale) } else { x })
-    });
-}
-
-/// Fold one sequence of binary32 values by the instruction's ARITH op.
-fn fold_arith(inst: &Instruction, values: &[f32], order: SumOrder) -> f32 {
-    let mut fold = ArithFold::new(inst.reduce_op, order);
-    values.iter().for_each(|&x| fold.push(x));
-    fold.finish()
+    src.offsets(size).for_each(|o| f(arith_value(inst, dtype.load_bits(&part[o..o + size]))));
 }
 
 fn fold_bits(op: ReduceOp, values: impl Iterator<Item = u64>) -> u64 {
@@ -313,8 +299,14 @@ impl std::fmt::Display for SbufMismatch {
 
 /// Run a validated instruction: read the src pattern in every active
 /// partition, fold, and write the dst pattern. Validation guarantees every
-/// access is inside an SBUF of the validated size; nothing is written before
-/// every value is known.
+/// access is inside an SBUF of the validated size.
+///
+/// When the writes happen (D58): axis All writes its one element after
+/// every element is read. Axis Partitions folds column by column (element
+/// k of the pattern in every active partition) and writes dst element k
+/// before it reads column k + 1, so a dst that overlaps the src is seen by
+/// the columns after the one that wrote it. The order depends on the
+/// instruction alone; the RTL engine keeps it with an interlock.
 pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(), SbufMismatch> {
     if inst.partition_bytes != sbuf.partition_bytes {
         return Err(SbufMismatch { validated: inst.partition_bytes, sbuf: sbuf.partition_bytes });
@@ -322,59 +314,48 @@ pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(
     let p0 = inst.raw.src.partition();
     let partitions = p0..p0 + inst.channels;
     let out_size = inst.out_dtype.size();
-    let results: Vec<u64> = match (inst.opcode, inst.reduce_axis) {
+    let dst = inst.raw.dst;
+    let dp = dst.partition();
+    let write = |sbuf: &mut Sbuf, o: usize, value: u64| {
+        // In range: rule 9 checked every byte of the dst pattern.
+        let _ = sbuf.write(dp, o, &value.to_le_bytes()[..out_size]);
+    };
+    let size = inst.in_dtype.size();
+    let src = &inst.raw.src;
+    match (inst.opcode, inst.reduce_axis) {
         (Opcode::CrossLaneReduceArith, ReduceAxis::All) => {
             // Folded as the elements come: nothing is collected.
             let mut fold = ArithFold::new(inst.reduce_op, order);
             for p in partitions {
                 each_f32(sbuf, inst, p, |x| fold.push(x));
             }
-            vec![inst.out_dtype.from_f32(fold.finish())]
-        }
-        (Opcode::CrossLaneReduceArith, ReduceAxis::Partitions) => {
-            let per: Vec<Vec<f32>> = partitions
-                .map(|p| {
-                    let mut v = Vec::new();
-                    gather_f32(sbuf, inst, p, &mut v);
-                    v
-                })
-                .collect();
-            let n = per.first().map_or(0, Vec::len);
-            let mut column = Vec::with_capacity(per.len());
-            (0..n)
-                .map(|k| {
-                    column.clear();
-                    column.extend(per.iter().map(|v| v[k]));
-                    inst.out_dtype.from_f32(fold_arith(inst, &column, order))
-                })
-                .collect()
+            let o = dst.offsets(out_size).next().unwrap_or(0);
+            write(sbuf, o, inst.out_dtype.from_f32(fold.finish()));
         }
         (Opcode::CrossLaneReduceBitvec, ReduceAxis::All) => {
-            let size = inst.in_dtype.size();
-            let src = &inst.raw.src;
             let bits = partitions.flat_map(|p| {
                 let part = sbuf.partition(p);
                 src.offsets(size).map(move |o| inst.in_dtype.load_bits(&part[o..o + size]))
             });
-            vec![fold_bits(inst.reduce_op, bits)]
+            let value = fold_bits(inst.reduce_op, bits);
+            let o = dst.offsets(out_size).next().unwrap_or(0);
+            write(sbuf, o, value);
         }
-        (Opcode::CrossLaneReduceBitvec, ReduceAxis::Partitions) => {
-            let per: Vec<Vec<u64>> = partitions
-                .map(|p| {
-                    let mut v = Vec::new();
-                    gather_bits(sbuf, inst, p, &mut v);
-                    v
-                })
-                .collect();
-            let n = per.first().map_or(0, Vec::len);
-            (0..n).map(|k| fold_bits(inst.reduce_op, per.iter().map(|v| v[k]))).collect()
+        (opcode, ReduceAxis::Partitions) => {
+            for (so, o) in src.offsets(size).zip(dst.offsets(out_size)) {
+                let element = |sbuf: &Sbuf, p: usize| inst.in_dtype.load_bits(&sbuf.partition(p)[so..so + size]);
+                let value = if opcode == Opcode::CrossLaneReduceArith {
+                    let mut fold = ArithFold::new(inst.reduce_op, order);
+                    for p in partitions.clone() {
+                        fold.push(arith_value(inst, element(sbuf, p)));
+                    }
+                    inst.out_dtype.from_f32(fold.finish())
+                } else {
+                    fold_bits(inst.reduce_op, partitions.clone().map(|p| element(sbuf, p)))
+                };
+                write(sbuf, o, value);
+            }
         }
-    };
-    let dst = inst.raw.dst;
-    let dp = dst.partition();
-    for (o, value) in dst.offsets(out_size).zip(results) {
-        // In range: rule 9 checked every byte of the dst pattern.
-        let _ = sbuf.write(dp, o, &value.to_le_bytes()[..out_size]);
     }
     Ok(())
 }

@@ -393,7 +393,32 @@ pub enum Reject {
     BitvecDtype { in_dtype: Dtype, out_dtype: Dtype },
 }
 
+/// The rules' names in the order instruction.md §3 checks them; the RTL
+/// engine reports a reject as the rule's number here plus one (`rule_o`,
+/// 0 for an accepted instruction).
+pub const RULE_NAMES: [&str; 13] = [
+    "opcode",
+    "reserved",
+    "in_dtype",
+    "out_dtype",
+    "reduce_op",
+    "reduce_axis",
+    "active_channels",
+    "src_addr",
+    "dst_addr",
+    "src_tensor",
+    "dst_tensor",
+    "dst_elements",
+    "bitvec_dtype",
+];
+
 impl Reject {
+    /// The rule's number, 1 to 13: its place in [`RULE_NAMES`] plus one.
+    pub fn code(&self) -> u8 {
+        let rule = self.rule();
+        RULE_NAMES.iter().position(|n| *n == rule).map_or(0, |i| i as u8 + 1)
+    }
+
     /// The rule's name, as instruction.md §3 spells it.
     pub fn rule(&self) -> String {
         match self {

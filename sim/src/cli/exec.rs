@@ -2,6 +2,7 @@
 //! instruction.md §5 and the field-level views of the 64-byte instruction.
 
 use crate::cli::eval::{json_str, raw_id, with_id};
+use crate::engines::instr::{InstrCase, InstrOutcome, VerilatorEngine};
 use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{
     Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES, PARTITIONS,
@@ -55,7 +56,8 @@ struct Ran {
     reads: Vec<(usize, usize, usize)>,
 }
 
-fn run_case(obj: &Map<String, Value>) -> Result<Ran, String> {
+/// A case read and checked (every write and read inside the SBUF), not run.
+pub fn parse_case(obj: &Map<String, Value>) -> Result<InstrCase, String> {
     let inst = match obj.get("inst") {
         Some(Value::String(s)) => RawInstruction::from_hex(s).map_err(|e| format!("input: field 'inst': {e}"))?,
         Some(other) => return Err(format!("input: field 'inst' must be a string, found {other}")),
@@ -113,17 +115,25 @@ fn run_case(obj: &Map<String, Value>) -> Result<Ran, String> {
             ));
         }
     }
-    let valid = inst.validate(partition_bytes).map_err(|e| e.to_string())?;
+    Ok(InstrCase {
+        partition_bytes,
+        writes: parsed_writes,
+        inst,
+        reads: parsed_reads.into_iter().map(|(p, o, len, _)| (p, o, len)).collect(),
+    })
+}
+
+fn run_case(obj: &Map<String, Value>) -> Result<Ran, String> {
+    let case = parse_case(obj)?;
+    let partition_bytes = case.partition_bytes;
+    let valid = case.inst.validate(partition_bytes).map_err(|e| e.to_string())?;
     check_work(&valid)?;
     let mut sbuf = Sbuf::new(partition_bytes);
-    for (i, (p, o, bytes)) in parsed_writes.iter().enumerate() {
+    for (i, (p, o, bytes)) in case.writes.iter().enumerate() {
         sbuf.write(*p, *o, bytes).map_err(|e| format!("input: sbuf.writes[{i}]: {e}"))?;
     }
     execute(&valid, &mut sbuf, SumOrder::Tree).map_err(|e| format!("input: {e}"))?;
-    for (p, o, len, what) in &parsed_reads {
-        sbuf.read(*p, *o, *len).map_err(|e| format!("{what}: {e}"))?;
-    }
-    Ok(Ran { sbuf, reads: parsed_reads.into_iter().map(|(p, o, len, _)| (p, o, len)).collect() })
+    Ok(Ran { sbuf, reads: case.reads })
 }
 
 /// Write `bytes` as lower-case hex, a block at a time.
@@ -160,6 +170,20 @@ pub fn refuse_line_to(why: &str, lineno: usize, out: &mut dyn Write) -> std::io:
 /// hex-encoded straight from the SBUF into `out`: an answer's memory is the
 /// SBUF's, however many bytes it reads.
 pub fn answer_line_to(line: &str, lineno: usize, out: &mut dyn Write) -> std::io::Result<()> {
+    answer_line_on(line, lineno, out, None)
+}
+
+/// [`answer_line_to`] on the RTL engine under Verilator when `rtl` is given:
+/// the same answer (bit-identical reads, the same error for a reject whose
+/// rule golden agrees with), plus the engine's `cycles`. A reject by a rule
+/// golden does not give says both; a case golden refuses as too much work
+/// is refused before the engine sees it.
+pub fn answer_line_on(
+    line: &str,
+    lineno: usize,
+    out: &mut dyn Write,
+    rtl: Option<&mut VerilatorEngine>,
+) -> std::io::Result<()> {
     let value: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => {
@@ -176,6 +200,13 @@ pub fn answer_line_to(line: &str, lineno: usize, out: &mut dyn Write) -> std::io
         return writeln!(out, "{l}");
     };
     let id = raw_id(line, &obj);
+    if let Some(engine) = rtl {
+        let l = match rtl_answer(&obj, engine) {
+            Ok(body) => with_id(&id, body),
+            Err(msg) => with_id(&id, format!("\"error\": {}", json_str(&line_message(&msg, lineno)))),
+        };
+        return writeln!(out, "{l}");
+    }
     match run_case(&obj) {
         Ok(ran) => {
             match &id {
@@ -193,12 +224,45 @@ pub fn answer_line_to(line: &str, lineno: usize, out: &mut dyn Write) -> std::io
         Err(msg) => {
             // Malformed input names its line; a rejected instruction's message
             // begins with its rule.
-            let msg = match msg.strip_prefix("input: ") {
-                Some(rest) => format!("input: line {lineno}: {rest}"),
-                None => msg,
-            };
-            writeln!(out, "{}", with_id(&id, format!("\"error\": {}", json_str(&msg))))
+            writeln!(out, "{}", with_id(&id, format!("\"error\": {}", json_str(&line_message(&msg, lineno)))))
         }
+    }
+}
+
+/// Malformed input names its line; a rejected instruction's message
+/// begins with its rule.
+fn line_message(msg: &str, lineno: usize) -> String {
+    match msg.strip_prefix("input: ") {
+        Some(rest) => format!("input: line {lineno}: {rest}"),
+        None => msg.to_string(),
+    }
+}
+
+/// One case on the RTL engine: the JSON fields after the id, or the error.
+fn rtl_answer(obj: &Map<String, Value>, engine: &mut VerilatorEngine) -> Result<String, String> {
+    let case = parse_case(obj)?;
+    let golden = case.inst.validate(case.partition_bytes);
+    if let Ok(valid) = &golden {
+        check_work(valid)?;
+    }
+    match engine.run(&case)? {
+        InstrOutcome::Done { cycles, reads } => {
+            let hexes: Vec<String> = reads
+                .iter()
+                .map(|r| format!("\"{}\"", r.iter().map(|b| format!("{b:02x}")).collect::<String>()))
+                .collect();
+            Ok(format!("\"read\": [{}], \"cycles\": {cycles}", hexes.join(", ")))
+        }
+        InstrOutcome::Reject { rule, cycles } => {
+            let name = InstrOutcome::rule_name(rule);
+            let msg = match &golden {
+                Err(e) if e.rule() == name => e.to_string(),
+                Err(e) => format!("{name}: the engine rejects it by rule {rule}; golden by {e}"),
+                Ok(_) => format!("{name}: the engine rejects it by rule {rule}; golden accepts it"),
+            };
+            Ok(format!("\"error\": {}, \"cycles\": {cycles}", json_str(&msg)))
+        }
+        InstrOutcome::Fail(why) => Err(format!("engine: {why}")),
     }
 }
 

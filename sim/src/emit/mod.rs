@@ -570,6 +570,63 @@ pub fn rtl_files() -> Result<Vec<GeneratedFile>, String> {
     Ok(files)
 }
 
+/// The engine's module and its file.
+pub const ENGINE_MODULE: &str = "crosslane_engine";
+pub const ENGINE_RTL: &str = "rtl/crosslane_engine.v";
+pub const ENGINE_HARNESS: &str = "tb/crosslane_engine_harness.cpp";
+
+/// The engine (hdl/src/engine) as rust-hdl emits it, post-passed like the
+/// fp units and folded into one file: every module it needs, named
+/// `crosslane_engine_<instance path>` (one module per distinct component),
+/// so the file stands alone beside the unit's.
+pub fn engine_rtl() -> Result<GeneratedFile, String> {
+    let raw = crosslane_hdl::with_unit_stack(|| {
+        let mut engine = Box::new(crosslane_hdl::engine::Engine::default());
+        engine.connect_all();
+        generate_verilog(&*engine)
+    });
+    let v = postpass::zero_extend_casts(&postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(
+        &raw,
+        ENGINE_MODULE,
+    ))));
+    let folded = postpass::fold_duplicates(&v, |first, _| {
+        let path = first.split_once('$').map_or(first, |(_, p)| p);
+        format!("{ENGINE_MODULE}__{}", path.replace('$', "_"))
+    })?;
+    let text = postpass::plain_names(&folded)?;
+    Ok(GeneratedFile {
+        path: PathBuf::from(ENGINE_RTL),
+        contents: format!(
+            "// {}
+             // {ENGINE_MODULE}: the CrossLaneReduce engine (hdl/src/engine), emitted by rust-hdl and post-passed,
+             // every module it needs in this file. Ports, SBUF protocol and timing: docs/engine.md.
+             `timescale 1ns / 1ps\n{text}",
+            header_line()
+        ),
+    })
+}
+
+#[derive(Template)]
+#[template(path = "crosslane_engine_harness.cpp", escape = "none")]
+struct EngineHarnessTemplate {
+    header: String,
+    module: &'static str,
+    read_latency: usize,
+}
+
+/// The engine's Verilator harness (it holds the SBUF).
+pub fn engine_harness() -> Result<GeneratedFile, askama::Error> {
+    Ok(GeneratedFile {
+        path: PathBuf::from(ENGINE_HARNESS),
+        contents: EngineHarnessTemplate {
+            header: header_line(),
+            module: ENGINE_MODULE,
+            read_latency: crosslane_hdl::engine::READ_LATENCY,
+        }
+        .render()?,
+    })
+}
+
 /// The header of an fp unit's top at one latency.
 fn fp_header(unit: &FpUnit, latency: usize, components: &[&str]) -> String {
     let ports = |ports: &[(&str, usize)]| -> String {
@@ -796,6 +853,8 @@ pub fn files() -> Result<Vec<GeneratedFile>, String> {
     let mut all = rtl_files()?;
     all.push(GeneratedFile { path: PathBuf::from("crosslane.core"), contents: core(&all) });
     all.extend(tb_sources().map_err(|e| format!("cannot render a template: {e}"))?);
+    all.push(engine_rtl()?);
+    all.push(engine_harness().map_err(|e| format!("cannot render a template: {e}"))?);
     let cases = tb_cases();
     all.push(GeneratedFile {
         path: PathBuf::from("tb/vectors.hex"),

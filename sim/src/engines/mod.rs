@@ -3,6 +3,7 @@
 //! [`open`] starts one by name.
 
 pub mod hdl;
+pub mod instr;
 pub mod rtl;
 
 use crate::engine::{Engine, EngineError, EngineKind, Golden, Runner};

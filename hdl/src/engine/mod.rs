@@ -1,0 +1,577 @@
+//! The CrossLaneReduce engine: the 64-byte instruction in, validated
+//! ([`check::InstCheck`]), its src pattern walked over the active
+//! partitions ([`walk::Walk4d`]), read from the SBUF's banks, folded, and
+//! the results written to the dst pattern (docs/engine.md).
+//!
+//! One element a clock (D59). The datapath, clock by clock after a read
+//! request in clock t (the SBUF answers in clock t + [`READ_LATENCY`]):
+//!
+//! | clock | stage |
+//! |---|---|
+//! | t | request: partition p0 + channel, the element's 64-byte row |
+//! | t+1 | the row on `rd_data_i`; the element picked out of it |
+//! | t+2 .. t+6 | `ToF32` (2), × scale by `F32Mul` for AVERAGE (2); BITVEC's raw bits wait beside |
+//! | t+6 | [`fill::LaneFill`]: into a beat (16 fp32 lanes, or the element's width) |
+//! | t+7 .. t+15 | the beat folded: `BeatSum` (ADD, AVERAGE) or the reduce unit (`rmaxnum_n_2xf32_t`, `ror`/`rand`/`rxor` `_t`) |
+//! | t+15 | [`fold::FoldAcc`]: the beats of a fold combined in order |
+//! | t+16 .. t+18 | `FromF32` (2) for ARITH |
+//! | t+19 | the write on the port: dst partition, row, data, byte strobes |
+//!
+//! Axis All folds every element of every active partition (partition
+//! outer, the walk inner) into one value; axis Partitions folds each
+//! element of the walk across the partitions (the channel inner). With
+//! axis Partitions and a dst that meets the src, each column waits for
+//! the write before it ([`DEPTH`] clocks; D58).
+
+pub mod check;
+pub mod fill;
+pub mod fold;
+pub mod walk;
+
+use crate::beat_sum::BeatSum;
+use crate::f32_mul::F32Mul;
+use crate::from_f32::FromF32;
+use crate::to_f32::ToF32;
+use crate::unit::CrosslaneReduce;
+use crate::{k, Config};
+use check::{InstCheck, CHECK_LATENCY};
+use crosslane_golden::ops::{Family, Form, Op};
+use fill::LaneFill;
+use fold::FoldAcc;
+use rust_hdl::prelude::*;
+use walk::Walk4d;
+
+/// Clocks from a read request to its row on `rd_data_i`.
+pub const READ_LATENCY: usize = 1;
+
+/// Clocks from a read request to the write of the result it completes.
+pub const DEPTH: usize = 19;
+
+/// The reduce unit's configuration inside the engine.
+pub const UNIT_CONFIG: Config = Config::DEFAULT;
+
+const _: () = assert!(UNIT_CONFIG.latency() == 7, "the engine delays the unit's result by 8 - 7 clocks");
+
+/// The FSM's states.
+pub const IDLE: u64 = 0;
+pub const CHECK: u64 = 1;
+pub const RUN: u64 = 2;
+pub const WAIT: u64 = 3;
+pub const DRAIN: u64 = 4;
+
+#[derive(LogicBlock)]
+pub struct Engine {
+    pub clk_i: Signal<In, Clock>,
+    /// Synchronous reset, active low.
+    pub rst_ni: Signal<In, Bit>,
+    /// Bytes of each SBUF partition (1 to 2^21), as rule 9 checks against.
+    pub pb_i: Signal<In, Bits<22>>,
+    /// An instruction is taken when valid and ready are high at a rising edge.
+    pub inst_valid_i: Signal<In, Bit>,
+    /// The 64 bytes in memory order: byte b in bits 8b+7..8b.
+    pub inst_i: Signal<In, Bits<512>>,
+    pub inst_ready_o: Signal<Out, Bit>,
+    /// One clock: the instruction is finished (accepted and every write
+    /// issued), or rejected with nothing written.
+    pub done_o: Signal<Out, Bit>,
+    pub accepted_o: Signal<Out, Bit>,
+    /// On a reject, the first failing rule (instruction.md §3), 1 to 13.
+    pub rule_o: Signal<Out, Bits<4>>,
+    /// A read of one partition's 64-byte row; the row comes back on
+    /// `rd_data_i` READ_LATENCY clocks later. No stall.
+    pub rd_valid_o: Signal<Out, Bit>,
+    pub rd_partition_o: Signal<Out, Bits<7>>,
+    pub rd_row_o: Signal<Out, Bits<15>>,
+    pub rd_data_i: Signal<In, Bits<512>>,
+    /// A write of the bytes of a row whose strobe bit is set.
+    pub wr_valid_o: Signal<Out, Bit>,
+    pub wr_partition_o: Signal<Out, Bits<7>>,
+    pub wr_row_o: Signal<Out, Bits<15>>,
+    pub wr_data_o: Signal<Out, Bits<512>>,
+    pub wr_strb_o: Signal<Out, Bits<64>>,
+    // Control.
+    inst: DFF<Bits<512>>,
+    pb: DFF<Bits<22>>,
+    state: DFF<Bits<3>>,
+    count: DFF<Bits<8>>,
+    channel: DFF<Bits<8>>,
+    first_pending: DFF<Bit>,
+    overlap: DFF<Bit>,
+    done: DFF<Bit>,
+    accepted: DFF<Bit>,
+    rule: DFF<Bits<4>>,
+    check: InstCheck,
+    src_walk: Walk4d,
+    dst_walk: Walk4d,
+    // The datapath.
+    m1: DFF<Bits<3>>,
+    m1_byte: DFF<Bits<6>>,
+    e2: DFF<Bits<64>>,
+    m2: DFF<Bits<3>>,
+    to_f32: ToF32,
+    mul: F32Mul,
+    conv_wait: [DFF<Bits<32>>; 2],
+    raw_wait: [DFF<Bits<64>>; 4],
+    meta_wait: [DFF<Bits<3>>; 4],
+    fill: LaneFill,
+    beat_sum: BeatSum,
+    unit: CrosslaneReduce,
+    unit_wait: DFF<Bits<32>>,
+    beat_meta: [DFF<Bits<3>>; 8],
+    fold: FoldAcc,
+    from_f32: FromF32,
+    res_wait: [DFF<Bits<32>>; 2],
+    res_valid: [DFF<Bit>; 2],
+    wr_valid: DFF<Bit>,
+    wr_partition: DFF<Bits<7>>,
+    wr_row: DFF<Bits<15>>,
+    wr_data: DFF<Bits<512>>,
+    wr_strb: DFF<Bits<64>>,
+    // Fields and wires.
+    in_dt: Signal<Local, Bits<4>>,
+    out_dt: Signal<Local, Bits<4>>,
+    in_lg: Signal<Local, Bits<2>>,
+    out_lg: Signal<Local, Bits<2>>,
+    in_sizes: Signal<Local, Bits<32>>,
+    out_sizes: Signal<Local, Bits<32>>,
+    op: Signal<Local, Bits<8>>,
+    bitvec: Signal<Local, Bit>,
+    partitions: Signal<Local, Bit>,
+    nac_last: Signal<Local, Bits<8>>,
+    chan_last: Signal<Local, Bit>,
+    fold_first: Signal<Local, Bit>,
+    fold_last: Signal<Local, Bit>,
+    final_elem: Signal<Local, Bit>,
+    row: Signal<Local, Bits<512>>,
+    value6: Signal<Local, Bits<64>>,
+    lanes_valid: Signal<Local, Bits<16>>,
+    beat_value: Signal<Local, Bits<32>>,
+    res_value: Signal<Local, Bits<64>>,
+    pattern: Signal<Local, Bits<64>>,
+    wide: Signal<Local, Bits<512>>,
+    width_mask: Signal<Local, Bits<64>>,
+    sizes: Constant<Bits<32>>,
+    op_max: Constant<Bits<9>>,
+    op_or: [Constant<Bits<9>>; 3],
+    op_and: [Constant<Bits<9>>; 3],
+    op_xor: [Constant<Bits<9>>; 3],
+    ones: Constant<Bits<64>>,
+    one64: Constant<Bits<64>>,
+    eight: Constant<Bits<64>>,
+    check_done: Constant<Bits<8>>,
+    depth_done: Constant<Bits<8>>,
+    s_idle: Constant<Bits<3>>,
+    s_check: Constant<Bits<3>>,
+    s_run: Constant<Bits<3>>,
+    s_wait: Constant<Bits<3>>,
+    s_drain: Constant<Bits<3>>,
+}
+
+fn op_code(family: Family, form: Form) -> Constant<Bits<9>> {
+    k(Op::new(family, form, true).code().into())
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        let forms = [Form::B8, Form::H16, Form::W32];
+        Self {
+            clk_i: Default::default(),
+            rst_ni: Default::default(),
+            pb_i: Default::default(),
+            inst_valid_i: Default::default(),
+            inst_i: Default::default(),
+            inst_ready_o: Default::default(),
+            done_o: Default::default(),
+            accepted_o: Default::default(),
+            rule_o: Default::default(),
+            rd_valid_o: Default::default(),
+            rd_partition_o: Default::default(),
+            rd_row_o: Default::default(),
+            rd_data_i: Default::default(),
+            wr_valid_o: Default::default(),
+            wr_partition_o: Default::default(),
+            wr_row_o: Default::default(),
+            wr_data_o: Default::default(),
+            wr_strb_o: Default::default(),
+            inst: Default::default(),
+            pb: Default::default(),
+            state: Default::default(),
+            count: Default::default(),
+            channel: Default::default(),
+            first_pending: Default::default(),
+            overlap: Default::default(),
+            done: Default::default(),
+            accepted: Default::default(),
+            rule: Default::default(),
+            check: Default::default(),
+            src_walk: Default::default(),
+            dst_walk: Default::default(),
+            m1: Default::default(),
+            m1_byte: Default::default(),
+            e2: Default::default(),
+            m2: Default::default(),
+            to_f32: ToF32::new(2),
+            mul: F32Mul::new(2),
+            conv_wait: Default::default(),
+            raw_wait: Default::default(),
+            meta_wait: Default::default(),
+            fill: Default::default(),
+            beat_sum: BeatSum::new(2),
+            unit: CrosslaneReduce::new(UNIT_CONFIG),
+            unit_wait: Default::default(),
+            beat_meta: Default::default(),
+            fold: Default::default(),
+            from_f32: FromF32::new(2),
+            res_wait: Default::default(),
+            res_valid: Default::default(),
+            wr_valid: Default::default(),
+            wr_partition: Default::default(),
+            wr_row: Default::default(),
+            wr_data: Default::default(),
+            wr_strb: Default::default(),
+            in_dt: Default::default(),
+            out_dt: Default::default(),
+            in_lg: Default::default(),
+            out_lg: Default::default(),
+            in_sizes: Default::default(),
+            out_sizes: Default::default(),
+            op: Default::default(),
+            bitvec: Default::default(),
+            partitions: Default::default(),
+            nac_last: Default::default(),
+            chan_last: Default::default(),
+            fold_first: Default::default(),
+            fold_last: Default::default(),
+            final_elem: Default::default(),
+            row: Default::default(),
+            value6: Default::default(),
+            lanes_valid: Default::default(),
+            beat_value: Default::default(),
+            res_value: Default::default(),
+            pattern: Default::default(),
+            wide: Default::default(),
+            width_mask: Default::default(),
+            sizes: k(check::size_table()),
+            op_max: op_code(Family::MaxNum, Form::F32),
+            op_or: forms.map(|f| op_code(Family::Or, f)),
+            op_and: forms.map(|f| op_code(Family::And, f)),
+            op_xor: forms.map(|f| op_code(Family::Xor, f)),
+            ones: k(u64::MAX),
+            one64: k(1),
+            eight: k(8),
+            check_done: k(CHECK_LATENCY as u64),
+            depth_done: k(DEPTH as u64 - 1),
+            s_idle: k(IDLE),
+            s_check: k(CHECK),
+            s_run: k(RUN),
+            s_wait: k(WAIT),
+            s_drain: k(DRAIN),
+        }
+    }
+}
+
+impl Logic for Engine {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clk_i,
+            inst,
+            pb,
+            state,
+            count,
+            channel,
+            first_pending,
+            overlap,
+            done,
+            accepted,
+            rule,
+            m1,
+            m1_byte,
+            e2,
+            m2,
+            unit_wait,
+            wr_valid,
+            wr_partition,
+            wr_row,
+            wr_data,
+            wr_strb
+        );
+        for i in 0..2 {
+            self.conv_wait[i].clock.next = self.clk_i.val();
+            self.res_wait[i].clock.next = self.clk_i.val();
+            self.res_valid[i].clock.next = self.clk_i.val();
+        }
+        for i in 0..4 {
+            self.raw_wait[i].clock.next = self.clk_i.val();
+            self.meta_wait[i].clock.next = self.clk_i.val();
+        }
+        for i in 0..8 {
+            self.beat_meta[i].clock.next = self.clk_i.val();
+        }
+        // The instruction's fields.
+        self.in_dt.next = self.inst.q.val().get_bits::<4>(256);
+        self.out_dt.next = self.inst.q.val().get_bits::<4>(264);
+        self.in_sizes.next = self.sizes.val() >> (bit_cast::<32, 4>(self.in_dt.val()) << 1);
+        self.out_sizes.next = self.sizes.val() >> (bit_cast::<32, 4>(self.out_dt.val()) << 1);
+        self.in_lg.next = self.in_sizes.val().get_bits::<2>(0);
+        self.out_lg.next = self.out_sizes.val().get_bits::<2>(0);
+        self.op.next = self.inst.q.val().get_bits::<8>(280);
+        self.bitvec.next = self.inst.q.val().get_bit(0);
+        self.partitions.next = self.inst.q.val().get_bit(288);
+        self.nac_last.next = self.inst.q.val().get_bits::<8>(272) - 1;
+        self.check.clk_i.next = self.clk_i.val();
+        self.check.inst_i.next = self.inst.q.val();
+        self.check.pb_i.next = self.pb.q.val();
+        self.src_walk.clk_i.next = self.clk_i.val();
+        self.src_walk.tensor_i.next = self.inst.q.val().get_bits::<160>(96);
+        self.src_walk.lg_i.next = self.in_lg.val();
+        self.dst_walk.clk_i.next = self.clk_i.val();
+        self.dst_walk.tensor_i.next = self.inst.q.val().get_bits::<160>(352);
+        self.dst_walk.lg_i.next = self.out_lg.val();
+        self.src_walk.load_i.next = false;
+        self.src_walk.step_i.next = false;
+        self.dst_walk.load_i.next = false;
+        // The FSM.
+        self.done.d.next = false;
+        self.chan_last.next = self.channel.q.val() == self.nac_last.val();
+        self.final_elem.next = self.chan_last.val() & self.src_walk.last_o.val();
+        self.fold_first.next = self.first_pending.q.val();
+        self.fold_last.next = self.final_elem.val();
+        if self.partitions.val() {
+            self.fold_first.next = self.channel.q.val() == 0;
+            self.fold_last.next = self.chan_last.val();
+        }
+        self.rd_valid_o.next = false;
+        if self.state.q.val() == self.s_idle.val() {
+            if self.inst_valid_i.val() {
+                self.inst.d.next = self.inst_i.val();
+                self.pb.d.next = self.pb_i.val();
+                self.state.d.next = self.s_check.val();
+                self.count.d.next = 0.into();
+            }
+        } else if self.state.q.val() == self.s_check.val() {
+            self.count.d.next = self.count.q.val() + 1;
+            if self.count.q.val() == self.check_done.val() {
+                if self.check.rule_o.val() != 0 {
+                    self.done.d.next = true;
+                    self.accepted.d.next = false;
+                    self.rule.d.next = self.check.rule_o.val();
+                    self.state.d.next = self.s_idle.val();
+                } else {
+                    self.src_walk.load_i.next = true;
+                    self.dst_walk.load_i.next = true;
+                    self.channel.d.next = 0.into();
+                    self.first_pending.d.next = true;
+                    self.overlap.d.next = self.check.overlap_o.val();
+                    self.state.d.next = self.s_run.val();
+                }
+            }
+        } else if self.state.q.val() == self.s_run.val() {
+            self.rd_valid_o.next = true;
+            self.first_pending.d.next = false;
+            if self.partitions.val() {
+                if self.chan_last.val() {
+                    self.channel.d.next = 0.into();
+                    self.src_walk.step_i.next = true;
+                    if self.overlap.q.val() {
+                        self.state.d.next = self.s_wait.val();
+                        self.count.d.next = 0.into();
+                    }
+                } else {
+                    self.channel.d.next = self.channel.q.val() + 1;
+                }
+            } else if self.src_walk.last_o.val() {
+                self.channel.d.next = self.channel.q.val() + 1;
+                self.src_walk.load_i.next = true;
+            } else {
+                self.src_walk.step_i.next = true;
+            }
+            if self.final_elem.val() {
+                self.state.d.next = self.s_drain.val();
+                self.count.d.next = 0.into();
+            }
+        } else if self.state.q.val() == self.s_wait.val() {
+            self.count.d.next = self.count.q.val() + 1;
+            if self.count.q.val() == self.depth_done.val() {
+                self.state.d.next = self.s_run.val();
+            }
+        } else if self.state.q.val() == self.s_drain.val() {
+            self.count.d.next = self.count.q.val() + 1;
+            if self.count.q.val() == self.depth_done.val() {
+                self.done.d.next = true;
+                self.accepted.d.next = true;
+                self.rule.d.next = 0.into();
+                self.state.d.next = self.s_idle.val();
+            }
+        } else {
+            self.state.d.next = self.s_idle.val();
+        }
+        if !self.rst_ni.val() {
+            self.state.d.next = self.s_idle.val();
+            self.done.d.next = false;
+        }
+        self.inst_ready_o.next = self.state.q.val() == self.s_idle.val();
+        self.done_o.next = self.done.q.val();
+        self.accepted_o.next = self.accepted.q.val();
+        self.rule_o.next = self.rule.q.val();
+        self.rd_partition_o.next = self.inst.q.val().get_bits::<7>(96 + 21) + self.channel.q.val().get_bits::<7>(0);
+        self.rd_row_o.next = self.src_walk.offset_o.val().get_bits::<15>(6);
+        // Clock t+1: the row comes; the element is picked out.
+        self.m1.d.next = bit_cast::<3, 1>(self.rd_valid_o.val().into())
+            | (bit_cast::<3, 1>(self.fold_first.val().into()) << 1)
+            | (bit_cast::<3, 1>(self.fold_last.val().into()) << 2);
+        if !self.rst_ni.val() {
+            self.m1.d.next = 0.into();
+        }
+        self.m1_byte.d.next = self.src_walk.offset_o.val().get_bits::<6>(0);
+        self.row.next = self.rd_data_i.val() >> (bit_cast::<512, 6>(self.m1_byte.q.val()) << 3);
+        self.e2.d.next = self.row.val().get_bits::<64>(0);
+        self.m2.d.next = self.m1.q.val();
+        // Clocks t+2 .. t+6: to binary32, × scale.
+        self.to_f32.clk_i.next = self.clk_i.val();
+        self.to_f32.bits_i.next = self.e2.q.val();
+        self.to_f32.dtype_i.next = self.in_dt.val();
+        self.mul.clk_i.next = self.clk_i.val();
+        self.mul.a_i.next = self.to_f32.f32_o.val();
+        self.mul.b_i.next = self.inst.q.val().get_bits::<32>(320);
+        self.conv_wait[0].d.next = self.to_f32.f32_o.val();
+        self.conv_wait[1].d.next = self.conv_wait[0].q.val();
+        self.raw_wait[0].d.next = self.e2.q.val();
+        self.meta_wait[0].d.next = self.m2.q.val();
+        for i in 1..4 {
+            self.raw_wait[i].d.next = self.raw_wait[i - 1].q.val();
+            self.meta_wait[i].d.next = self.meta_wait[i - 1].q.val();
+        }
+        self.value6.next = bit_cast::<64, 32>(self.conv_wait[1].q.val());
+        if self.op.val() == 1 {
+            self.value6.next = bit_cast::<64, 32>(self.mul.product_o.val());
+        }
+        if self.bitvec.val() {
+            self.value6.next = self.raw_wait[3].q.val();
+        }
+        // Clock t+6: into beats.
+        self.fill.clk_i.next = self.clk_i.val();
+        self.fill.clear_i.next = !self.rst_ni.val();
+        self.fill.valid_i.next = self.meta_wait[3].q.val().get_bit(0);
+        self.fill.first_i.next = self.meta_wait[3].q.val().get_bit(1);
+        self.fill.last_i.next = self.meta_wait[3].q.val().get_bit(2);
+        self.fill.value_i.next = self.value6.val();
+        self.fill.lg_i.next = 2.into();
+        if self.bitvec.val() {
+            self.fill.lg_i.next = self.in_lg.val();
+        }
+        // Clocks t+7 .. t+15: each beat folded.
+        self.lanes_valid.next = 0.into();
+        for l in 0..16 {
+            self.lanes_valid.next = self.lanes_valid.val().replace_bit(l, self.fill.mask_o.val().get_bit(4 * l));
+        }
+        self.beat_sum.clk_i.next = self.clk_i.val();
+        self.beat_sum.lanes_i.next = self.fill.beat_o.val();
+        self.beat_sum.valid_i.next = self.lanes_valid.val();
+        self.unit.clk_i.next = self.clk_i.val();
+        self.unit.rst_ni.next = self.rst_ni.val();
+        self.unit.in_valid_i.next = self.fill.valid_o.val();
+        self.unit.vec_i.next = self.fill.beat_o.val();
+        self.unit.vbool_i.next = self.fill.mask_o.val();
+        self.unit.op_i.next = self.op_max.val();
+        if self.op.val() == 3 {
+            self.unit.op_i.next = self.op_or[0].val();
+            if self.in_lg.val() == 1 {
+                self.unit.op_i.next = self.op_or[1].val();
+            }
+            if self.in_lg.val() == 2 {
+                self.unit.op_i.next = self.op_or[2].val();
+            }
+        }
+        if self.op.val() == 4 {
+            self.unit.op_i.next = self.op_and[0].val();
+            if self.in_lg.val() == 1 {
+                self.unit.op_i.next = self.op_and[1].val();
+            }
+            if self.in_lg.val() == 2 {
+                self.unit.op_i.next = self.op_and[2].val();
+            }
+        }
+        if self.op.val() == 5 {
+            self.unit.op_i.next = self.op_xor[0].val();
+            if self.in_lg.val() == 1 {
+                self.unit.op_i.next = self.op_xor[1].val();
+            }
+            if self.in_lg.val() == 2 {
+                self.unit.op_i.next = self.op_xor[2].val();
+            }
+        }
+        self.unit_wait.d.next = self.unit.result_o.val();
+        self.beat_meta[0].d.next = bit_cast::<3, 1>(self.fill.valid_o.val().into())
+            | (bit_cast::<3, 1>(self.fill.first_o.val().into()) << 1)
+            | (bit_cast::<3, 1>(self.fill.last_o.val().into()) << 2);
+        for i in 1..8 {
+            self.beat_meta[i].d.next = self.beat_meta[i - 1].q.val();
+        }
+        if !self.rst_ni.val() {
+            for i in 0..8 {
+                self.beat_meta[i].d.next = 0.into();
+            }
+        }
+        self.beat_value.next = self.unit_wait.q.val();
+        if self.op.val() < 2 {
+            self.beat_value.next = self.beat_sum.sum_o.val();
+        }
+        // Clock t+15: the beats of a fold combined.
+        self.fold.clk_i.next = self.clk_i.val();
+        self.fold.valid_i.next = self.beat_meta[7].q.val().get_bit(0);
+        self.fold.first_i.next = self.beat_meta[7].q.val().get_bit(1);
+        self.fold.last_i.next = self.beat_meta[7].q.val().get_bit(2);
+        self.fold.value_i.next = self.beat_value.val();
+        self.fold.kind_i.next = 0.into();
+        if self.op.val() > 1 {
+            self.fold.kind_i.next = self.op.val().get_bits::<3>(0) - 1;
+        }
+        // Clocks t+16 .. t+18: to out_dtype.
+        self.from_f32.clk_i.next = self.clk_i.val();
+        self.from_f32.x_i.next = self.fold.value_o.val();
+        self.from_f32.dtype_i.next = self.out_dt.val();
+        self.res_wait[0].d.next = self.fold.value_o.val();
+        self.res_wait[1].d.next = self.res_wait[0].q.val();
+        self.res_valid[0].d.next = self.fold.valid_o.val() & self.rst_ni.val();
+        self.res_valid[1].d.next = self.res_valid[0].q.val() & self.rst_ni.val();
+        self.res_value.next = self.from_f32.bits_o.val();
+        if self.bitvec.val() {
+            self.res_value.next = bit_cast::<64, 32>(self.res_wait[1].q.val());
+        }
+        // Clock t+18: the write, registered onto the port.
+        // 2^lg bytes of ones (8 << lg bits; all 64 for lg 3, never shifted by 64).
+        if self.out_lg.val() == 3 {
+            self.width_mask.next = self.ones.val();
+        } else {
+            self.width_mask.next = !(self.ones.val() << (self.eight.val() << bit_cast::<64, 2>(self.out_lg.val())));
+        }
+        self.pattern.next = self.res_value.val() & self.width_mask.val();
+        if self.out_lg.val() == 0 {
+            self.pattern.next = self.pattern.val() | (self.pattern.val() << 8);
+        }
+        if self.out_lg.val() < 2 {
+            self.pattern.next = self.pattern.val() | (self.pattern.val() << 16);
+        }
+        if self.out_lg.val() < 3 {
+            self.pattern.next = self.pattern.val() | (self.pattern.val() << 32);
+        }
+        self.wide.next = 0.into();
+        for i in 0..8 {
+            self.wide.next = self.wide.val() | (bit_cast::<512, 64>(self.pattern.val()) << (64 * i));
+        }
+        self.dst_walk.step_i.next = self.res_valid[1].q.val();
+        self.wr_valid.d.next = self.res_valid[1].q.val() & (self.state.q.val() != self.s_idle.val());
+        self.wr_partition.d.next = self.inst.q.val().get_bits::<7>(352 + 21);
+        self.wr_row.d.next = self.dst_walk.offset_o.val().get_bits::<15>(6);
+        self.wr_data.d.next = self.wide.val();
+        self.wr_strb.d.next = (!(self.ones.val() << (self.one64.val() << bit_cast::<64, 2>(self.out_lg.val()))))
+            << bit_cast::<64, 6>(self.dst_walk.offset_o.val().get_bits::<6>(0));
+        self.wr_valid_o.next = self.wr_valid.q.val();
+        self.wr_partition_o.next = self.wr_partition.q.val();
+        self.wr_row_o.next = self.wr_row.q.val();
+        self.wr_data_o.next = self.wr_data.q.val();
+        self.wr_strb_o.next = self.wr_strb.q.val();
+    }
+}

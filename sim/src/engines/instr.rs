@@ -1,0 +1,212 @@
+//! The instruction engine (`generated/rtl/crosslane_engine.v`) under
+//! Verilator, behind its harness (`generated/tb/crosslane_engine_harness.cpp`,
+//! which holds the SBUF): a case in (an SBUF image, the instruction, the
+//! regions to read back), the engine's verdict, its clocks and the regions out.
+
+use super::rtl::{cached_build, VERILATOR_BUILD};
+use crate::emit::{GeneratedFile, ENGINE_HARNESS, ENGINE_MODULE, ENGINE_RTL};
+use crate::tools::{generated_dir, require};
+use crosslane_golden::instruction::{RawInstruction, RULE_NAMES};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// One instruction on an SBUF image.
+#[derive(Clone, Debug)]
+pub struct InstrCase {
+    pub partition_bytes: usize,
+    /// (partition, offset, bytes) written before the instruction.
+    pub writes: Vec<(usize, usize, Vec<u8>)>,
+    pub inst: RawInstruction,
+    /// (partition, offset, length) read after it.
+    pub reads: Vec<(usize, usize, usize)>,
+}
+
+/// What the engine did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstrOutcome {
+    /// Accepted and finished: the regions read back, the clocks from the
+    /// instruction taken to `done_o`.
+    Done { cycles: u64, reads: Vec<Vec<u8>> },
+    /// Rejected by rule `rule` (1 to 13, [`RULE_NAMES`]).
+    Reject { rule: u8, cycles: u64 },
+    /// The harness saw the engine break its protocol (no `done_o` in time,
+    /// a write after it, an access outside the SBUF).
+    Fail(String),
+}
+
+impl InstrOutcome {
+    /// The rule's name of a reject.
+    pub fn rule_name(rule: u8) -> &'static str {
+        RULE_NAMES.get((rule as usize).wrapping_sub(1)).copied().unwrap_or("(no such rule)")
+    }
+}
+
+/// The checked-in files the Verilator build compiles.
+pub fn sources() -> Result<Vec<GeneratedFile>, String> {
+    let root = generated_dir();
+    [ENGINE_RTL, ENGINE_HARNESS]
+        .iter()
+        .map(|p| {
+            let path = root.join(p);
+            std::fs::read_to_string(&path)
+                .map(|contents| GeneratedFile { path: PathBuf::from(p), contents })
+                .map_err(|e| format!("cannot read {}: {e} (run `crosslane generate`)", path.display()))
+        })
+        .collect()
+}
+
+/// Build (or find in the cache) the engine's Verilator model over `files`.
+pub fn build(files: &[GeneratedFile]) -> Result<PathBuf, String> {
+    require("the Verilator engine", &["verilator"], "verilator")?;
+    let built = cached_build("verilator-engine", b"", files, "harness", |dir| {
+        let mut c = Command::new("verilator");
+        c.args(VERILATOR_BUILD)
+            .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", ENGINE_MODULE])
+            .arg("-Mdir")
+            .arg(dir.join("obj"))
+            .arg("-o")
+            .arg(dir.join("harness"))
+            .args(files.iter().map(|f| dir.join(&f.path)))
+            .args(["-CFLAGS", "-O2"])
+            // Code run once unoptimized, as the unit's (D57).
+            .args(["-MAKEFLAGS", "OPT_SLOW=-O0"]);
+        c
+    })
+    .map_err(|e| e.0)?;
+    Ok(built.exe)
+}
+
+/// The engine running under Verilator, one case at a time.
+pub struct VerilatorEngine {
+    child: Child,
+    input: BufWriter<ChildStdin>,
+    output: BufReader<ChildStdout>,
+    cases: u64,
+}
+
+impl VerilatorEngine {
+    /// On the checked-in RTL.
+    pub fn new() -> Result<VerilatorEngine, String> {
+        VerilatorEngine::on(&sources()?)
+    }
+
+    /// On `files` ([`sources`], some of them changed: a planted bug).
+    pub fn on(files: &[GeneratedFile]) -> Result<VerilatorEngine, String> {
+        let exe = build(files)?;
+        let mut child = Command::new(&exe)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+        let input = BufWriter::new(child.stdin.take().ok_or("the harness has no stdin")?);
+        let output = BufReader::new(child.stdout.take().ok_or("the harness has no stdout")?);
+        Ok(VerilatorEngine { child, input, output, cases: 0 })
+    }
+
+    /// Run one case.
+    pub fn run(&mut self, case: &InstrCase) -> Result<InstrOutcome, String> {
+        self.cases += 1;
+        let id = self.cases;
+        let mut text = format!("C {id} {}\n", case.partition_bytes);
+        for (p, o, bytes) in &case.writes {
+            for (i, chunk) in bytes.chunks(1 << 16).enumerate() {
+                text.push_str(&format!("W {p} {} {}\n", o + (i << 16), hex(chunk)));
+            }
+        }
+        text.push_str(&format!("I {} {}\n", case.inst.to_hex(), clock_limit(&case.inst)));
+        for (p, o, len) in &case.reads {
+            text.push_str(&format!("R {p} {o} {len}\n"));
+        }
+        text.push_str("E\n");
+        let io = |e: std::io::Error| format!("the engine's harness: {e}");
+        self.input.write_all(text.as_bytes()).map_err(io)?;
+        self.input.flush().map_err(io)?;
+        let mut line = String::new();
+        if self.output.read_line(&mut line).map_err(io)? == 0 {
+            return Err("the engine's harness stopped without answering".into());
+        }
+        parse_answer(line.trim_end_matches('\n'), id, case.reads.len())
+    }
+}
+
+impl Drop for VerilatorEngine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The clocks an instruction may take before the harness calls it hung:
+/// every element read with a column's wait after it, and room to spare.
+pub fn clock_limit(inst: &RawInstruction) -> u64 {
+    let work = inst.src.elements().saturating_mul(inst.num_active_channels.max(1) as u64);
+    work.saturating_mul(2 + crosslane_hdl::engine::DEPTH as u64).saturating_add(1000).min(1 << 40)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len() / 2).map(|i| u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()).collect()
+}
+
+/// The harness's answer line to case `id` with `reads` regions.
+fn parse_answer(line: &str, id: u64, reads: usize) -> Result<InstrOutcome, String> {
+    let bad = || format!("the engine's harness answered '{line}' to case {id}");
+    let mut words = line.split(' ');
+    if words.next() != Some(id.to_string().as_str()) {
+        return Err(bad());
+    }
+    match words.next() {
+        Some("ok") => {
+            let cycles = words.next().and_then(|c| c.parse().ok()).ok_or_else(bad)?;
+            let regions: Vec<Vec<u8>> = words.map(unhex).collect::<Option<_>>().ok_or_else(bad)?;
+            // An empty answer for zero regions, one word a region otherwise.
+            let regions =
+                if reads == 0 && regions.len() <= 1 && regions.iter().all(Vec::is_empty) { vec![] } else { regions };
+            if regions.len() != reads {
+                return Err(bad());
+            }
+            Ok(InstrOutcome::Done { cycles, reads: regions })
+        }
+        Some("reject") => {
+            let rule = words.next().and_then(|r| r.parse().ok()).ok_or_else(bad)?;
+            let cycles = words.next().and_then(|c| c.parse().ok()).ok_or_else(bad)?;
+            Ok(InstrOutcome::Reject { rule, cycles })
+        }
+        Some("fail") => Ok(InstrOutcome::Fail(words.collect::<Vec<_>>().join(" "))),
+        _ => Err(bad()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_parse_or_are_refused() {
+        assert_eq!(
+            parse_answer("3 ok 24 0a00 ff", 3, 2),
+            Ok(InstrOutcome::Done { cycles: 24, reads: vec![vec![10, 0], vec![255]] })
+        );
+        assert_eq!(parse_answer("3 ok 24", 3, 0), Ok(InstrOutcome::Done { cycles: 24, reads: vec![] }));
+        assert_eq!(parse_answer("3 reject 7 4", 3, 1), Ok(InstrOutcome::Reject { rule: 7, cycles: 4 }));
+        assert_eq!(
+            parse_answer("3 fail a write after done_o", 3, 1),
+            Ok(InstrOutcome::Fail("a write after done_o".into()))
+        );
+        assert!(parse_answer("4 ok 24 0a00", 3, 1).is_err());
+        assert!(parse_answer("3 ok 24 0a00", 3, 2).is_err());
+        assert!(parse_answer("3 ok x 0a00", 3, 1).is_err());
+        assert!(parse_answer("3 maybe", 3, 1).is_err());
+        assert_eq!(InstrOutcome::rule_name(1), "opcode");
+        assert_eq!(InstrOutcome::rule_name(13), "bitvec_dtype");
+        assert_eq!(InstrOutcome::rule_name(0), "(no such rule)");
+    }
+}

@@ -1,0 +1,217 @@
+// {{ header }}
+// The Verilator harness of {{ module }}, the CrossLaneReduce engine: it holds
+// the SBUF (128 partitions, each a bank with one read and one write a clock,
+// a read's row on rd_data_i {{ read_latency }} clock after its request) and runs instructions
+// given as lines on stdin. `crosslane exec --engine verilator` builds and
+// drives it (docs/engine.md); by hand:
+//   verilator --cc --exe --build --top-module {{ module }} <the engine's rtl files> \
+//       crosslane_engine_harness.cpp
+// Input, one request a line:
+//   C <id> <partition_bytes>        a case: the SBUF zeroed at this size
+//   W <partition> <offset> <hex>    bytes written before the instruction
+//   I <128 hex digits> <clocks>     the instruction, run to done_o (a fail after <clocks>)
+//   R <partition> <offset> <len>    a region read after it
+//   E                               the end of the case: its answer is printed
+// Output, a line a case: `<id> ok <cycles> <hex> <hex> ...` (accepted; cycles from
+// the clock the instruction was taken to done_o), `<id> reject <rule> <cycles>`, or
+// `<id> fail <why>` (no done_o in time, a write after done_o or between instructions,
+// an access outside the SBUF).
+// The engine is reset once, at the start; instructions follow back to back
+// (the next one is on inst_i the clock done_o is high). Exit 0 at the end of input,
+// 2 on a malformed line.
+#include "V{{ module }}.h"
+#include "verilated.h"
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+static V{{ module }}* m;
+static uint64_t clocks = 0;
+static size_t pb = 0;
+// Partitions are laid out in whole rows: pitch = pb rounded up to 64.
+static size_t pitch = 0;
+static std::vector<uint8_t> sbuf;
+static std::vector<uint32_t> rows_touched;  // partition << 16 | row, to zero after the case
+
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static bool unhex(const char* s, std::vector<uint8_t>& out) {
+    out.clear();
+    size_t n = strlen(s);
+    if (n % 2) return false;
+    for (size_t i = 0; i < n; i += 2) {
+        int a = hexval(s[i]), b = hexval(s[i + 1]);
+        if (a < 0 || b < 0) return false;
+        out.push_back((uint8_t)(a << 4 | b));
+    }
+    return true;
+}
+
+static void touch(size_t p, size_t off, size_t len) {
+    for (size_t r = off / 64; r <= (off + len - 1) / 64 && len; ++r) rows_touched.push_back((uint32_t)(p << 16 | r));
+}
+
+// The SBUF's read data for the row requested in the clock before.
+static uint8_t rd_row[64];
+static bool rd_pending = false;
+static std::string fault;
+// Between taking an instruction and its done_o: the only time a write may come.
+static bool executing = false;
+
+// One clock: the inputs are set, the rising edge, then the SBUF's edge.
+static void tick() {
+    m->clk_i = 0;
+    m->eval();
+    bool rd = m->rd_valid_o, wr = m->wr_valid_o;
+    size_t rp = m->rd_partition_o, rr = m->rd_row_o, wp = m->wr_partition_o, wrow = m->wr_row_o;
+    uint8_t wdata[64];
+    uint64_t strb = m->wr_strb_o;
+    for (int i = 0; i < 16; ++i) {
+        uint32_t w = m->wr_data_o[i];
+        for (int b = 0; b < 4; ++b) wdata[4 * i + b] = (uint8_t)(w >> (8 * b));
+    }
+    m->clk_i = 1;
+    m->eval();
+    ++clocks;
+    // A read returns the row as it was before this edge's write.
+    if (rd) {
+        if (rp < 128 && rr * 64 < pb) memcpy(rd_row, &sbuf[rp * pitch + rr * 64], 64);
+        else memset(rd_row, 0, 64), fault = "a read outside the SBUF";
+    }
+    if (wr && !executing) fault = "a write between instructions";
+    if (wr) {
+        if (wp < 128 && wrow * 64 < pb) {
+            for (int b = 0; b < 64; ++b)
+                if (strb >> b & 1) {
+                    if (wrow * 64 + b >= pb) fault = "a write outside the SBUF";
+                    else sbuf[wp * pitch + wrow * 64 + b] = wdata[b];
+                }
+            rows_touched.push_back((uint32_t)(wp << 16 | wrow));
+        } else {
+            fault = "a write outside the SBUF";
+        }
+    }
+    for (int i = 0; i < 16; ++i) {
+        uint32_t w = 0;
+        for (int b = 0; b < 4; ++b) w |= (uint32_t)rd_row[4 * i + b] << (8 * b);
+        m->rd_data_i[i] = rd ? w : 0;
+    }
+}
+
+int main(int argc, char** argv) {
+    Verilated::commandArgs(argc, argv);
+    m = new V{{ module }};
+    m->rst_ni = 0;
+    m->inst_valid_i = 0;
+    for (int i = 0; i < 4; ++i) tick();
+    m->rst_ni = 1;
+    tick();
+    static char line[1 << 22];
+    std::string id;
+    std::vector<uint8_t> bytes, inst;
+    std::string answer;
+    while (fgets(line, sizeof line, stdin)) {
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+        char kind = line[0];
+        if (kind == 'C') {
+            char idbuf[256];
+            size_t size;
+            if (sscanf(line, "C %255s %zu", idbuf, &size) != 2 || size == 0 || size > (1u << 21)) {
+                fprintf(stderr, "malformed: %s\n", line);
+                return 2;
+            }
+            id = idbuf;
+            if (size != pb) {
+                pb = size;
+                pitch = (pb + 63) / 64 * 64;
+                sbuf.assign(128 * pitch, 0);
+            } else {
+                for (uint32_t t : rows_touched) memset(&sbuf[(t >> 16) * pitch + (t & 0xffff) * 64], 0, 64);
+            }
+            rows_touched.clear();
+            answer.clear();
+            fault.clear();
+        } else if (kind == 'W') {
+            size_t p, off;
+            static char hex[1 << 21];
+            if (sscanf(line, "W %zu %zu %2097151s", &p, &off, hex) != 3 || !unhex(hex, bytes) || p >= 128 ||
+                off + bytes.size() > pb) {
+                fprintf(stderr, "malformed: %.80s\n", line);
+                return 2;
+            }
+            memcpy(&sbuf[p * pitch + off], bytes.data(), bytes.size());
+            touch(p, off, bytes.size());
+        } else if (kind == 'I') {
+            unsigned long long limit = 0;
+            if (n < 2 + 128 + 2 || line[130] != ' ' || (line[130] = 0, !unhex(line + 2, inst)) ||
+                sscanf(line + 131, "%llu", &limit) != 1) {
+                fprintf(stderr, "malformed: %.140s\n", line);
+                return 2;
+            }
+            // Wait for ready, present the instruction for one taking edge.
+            while (!m->inst_ready_o) tick();
+            m->pb_i = (uint32_t)pb;
+            for (int i = 0; i < 16; ++i) {
+                uint32_t w = 0;
+                for (int b = 0; b < 4; ++b) w |= (uint32_t)inst[4 * i + b] << (8 * b);
+                m->inst_i[i] = w;
+            }
+            m->inst_valid_i = 1;
+            executing = true;
+            tick();
+            m->inst_valid_i = 0;
+            uint64_t start = clocks;
+            while (true) {
+                m->clk_i = 0;
+                m->eval();
+                if (m->done_o) break;
+                if (clocks - start > limit) {
+                    fault = "no done_o in " + std::to_string(limit) + " clocks";
+                    break;
+                }
+                tick();
+            }
+            uint64_t cycles = clocks - start + 1;
+            executing = false;
+            char head[128];
+            if (!fault.empty()) answer = " fail " + fault;
+            else if (m->accepted_o) snprintf(head, sizeof head, " ok %llu", (unsigned long long)cycles), answer = head;
+            else snprintf(head, sizeof head, " reject %u %llu", (unsigned)m->rule_o, (unsigned long long)cycles), answer = head;
+            // The done clock: nothing may be written in it or after.
+            tick();
+            if (m->wr_valid_o && fault.empty()) answer = " fail a write after done_o";
+        } else if (kind == 'R') {
+            size_t p, off, len;
+            if (sscanf(line, "R %zu %zu %zu", &p, &off, &len) != 3 || p >= 128 || off + len > pb) {
+                fprintf(stderr, "malformed: %s\n", line);
+                return 2;
+            }
+            if (answer.rfind(" ok", 0) == 0) {
+                std::string h = " ";
+                static const char* d = "0123456789abcdef";
+                for (size_t i = 0; i < len; ++i) {
+                    uint8_t b = sbuf[p * pitch + off + i];
+                    h += d[b >> 4];
+                    h += d[b & 15];
+                }
+                answer += h;
+            }
+        } else if (kind == 'E') {
+            printf("%s%s\n", id.c_str(), answer.c_str());
+            fflush(stdout);
+        } else {
+            fprintf(stderr, "malformed: %s\n", line);
+            return 2;
+        }
+    }
+    delete m;
+    return 0;
+}
