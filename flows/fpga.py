@@ -100,7 +100,12 @@ def op_code(name):
 def components(rtl_dir):
     """The generated component modules' files (crosslane_leaf_key.v, …): every
     file of rtl_dir but the configurations' tops and the wrapper."""
-    return sorted(p for p in pathlib.Path(rtl_dir).glob("crosslane_*.v") if not p.name.startswith("crosslane_reduce"))
+    # The engine is one file of its own modules, not a component of the unit.
+    return sorted(
+        p
+        for p in pathlib.Path(rtl_dir).glob("crosslane_*.v")
+        if not p.name.startswith("crosslane_reduce") and p.name != "crosslane_engine.v"
+    )
 
 
 def design(config, rtl_dir):

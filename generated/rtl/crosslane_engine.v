@@ -40,6 +40,22 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     localparam  op_xor_1 = 9'b101011001;
     localparam  op_xor_2 = 9'b101011010;
     localparam  ones = 64'hffffffffffffffff;
+    localparam  zero3 = 3'b0;
+    localparam  one3 = 3'b1;
+    localparam  zero4 = 4'h0;
+    localparam  zero8 = 8'h0;
+    localparam  one8 = 8'h1;
+    localparam  zero16 = 16'h0;
+    localparam  zero512 = 512'h0;
+    localparam  lg0 = 2'b0;
+    localparam  lg1 = 2'b1;
+    localparam  lg2 = 2'b10;
+    localparam  lg3 = 2'b11;
+    localparam  op_average = 8'h1;
+    localparam  op_maximum = 8'h2;
+    localparam  op_bor = 8'h3;
+    localparam  op_band = 8'h4;
+    localparam  op_bxor = 8'h5;
     localparam  one64 = 64'h1;
     localparam  eight = 64'h8;
     localparam  check_done = 8'h2;
@@ -553,7 +569,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         op = inst_q[(32'h118)+:(8)];
         bitvec = inst_q[32'h0];
         partitions = inst_q[32'h120];
-        nac_last = inst_q[(32'h110)+:(8)] - 32'h1;
+        nac_last = inst_q[(32'h110)+:(8)] - one8;
         check_clk_i = clk_i;
         check_inst_i = inst_q;
         check_pb_i = pb_q;
@@ -572,7 +588,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         fold_first = first_pending_q;
         fold_last = final_elem;
         if (partitions) begin
-            fold_first = channel_q == 32'h0;
+            fold_first = channel_q == zero8;
             fold_last = chan_last;
         end
         rd_valid_o = 1'b0;
@@ -581,13 +597,13 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
                 inst_d = inst_i;
                 pb_d = pb_i;
                 state_d = s_check;
-                count_d = 32'h0;
+                count_d = zero8;
             end
         end
         else if (state_q == s_check) begin
-            count_d = count_q + 32'h1;
+            count_d = count_q + one8;
             if (count_q == check_done) begin
-                if (check_rule_o != 32'h0) begin
+                if (check_rule_o != zero4) begin
                     done_d = 1'b1;
                     accepted_d = 1'b0;
                     rule_d = check_rule_o;
@@ -596,7 +612,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
                 else begin
                     src_walk_load_i = 1'b1;
                     dst_walk_load_i = 1'b1;
-                    channel_d = 32'h0;
+                    channel_d = zero8;
                     first_pending_d = 1'b1;
                     overlap_d = check_overlap_o;
                     state_d = s_run;
@@ -608,19 +624,19 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
             first_pending_d = 1'b0;
             if (partitions) begin
                 if (chan_last) begin
-                    channel_d = 32'h0;
+                    channel_d = zero8;
                     src_walk_step_i = 1'b1;
                     if (overlap_q) begin
                         state_d = s_wait;
-                        count_d = 32'h0;
+                        count_d = zero8;
                     end
                 end
                 else begin
-                    channel_d = channel_q + 32'h1;
+                    channel_d = channel_q + one8;
                 end
             end
             else if (src_walk_last_o) begin
-                channel_d = channel_q + 32'h1;
+                channel_d = channel_q + one8;
                 src_walk_load_i = 1'b1;
             end
             else begin
@@ -628,21 +644,21 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
             end
             if (final_elem) begin
                 state_d = s_drain;
-                count_d = 32'h0;
+                count_d = zero8;
             end
         end
         else if (state_q == s_wait) begin
-            count_d = count_q + 32'h1;
+            count_d = count_q + one8;
             if (count_q == depth_done) begin
                 state_d = s_run;
             end
         end
         else if (state_q == s_drain) begin
-            count_d = count_q + 32'h1;
+            count_d = count_q + one8;
             if (count_q == depth_done) begin
                 done_d = 1'b1;
                 accepted_d = 1'b1;
-                rule_d = 32'h0;
+                rule_d = zero4;
                 state_d = s_idle;
             end
         end
@@ -661,10 +677,10 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         rd_row_o = src_walk_offset_o[(32'h6)+:(15)];
         m1_d = {2'b0, rd_valid_o} | ({2'b0, fold_first} << 32'h1) | ({2'b0, fold_last} << 32'h2);
         if (~rst_ni) begin
-            m1_d = 32'h0;
+            m1_d = zero3;
         end
         m1_byte_d = src_walk_offset_o[(32'h0)+:(6)];
-        row = rd_data_i >> (((m1_byte_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3);
+        row = rd_data_i >> ({506'b0, m1_byte_q} << 32'h3);
         e2_d = row[(32'h0)+:(64)];
         m2_d = m1_q;
         to_f32_clk_i = clk_i;
@@ -683,9 +699,9 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         meta_wait_2_d = meta_wait_1_q;
         raw_wait_3_d = raw_wait_2_q;
         meta_wait_3_d = meta_wait_2_q;
-        value6 = ((conv_wait_1_q) & 64'hffffffffffffffff);
-        if (op == 32'h1) begin
-            value6 = ((mul_product_o) & 64'hffffffffffffffff);
+        value6 = {32'b0, conv_wait_1_q};
+        if (op == op_average) begin
+            value6 = {32'b0, mul_product_o};
         end
         if (bitvec) begin
             value6 = raw_wait_3_q;
@@ -696,11 +712,11 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         fill_first_i = meta_wait_3_q[32'h1];
         fill_last_i = meta_wait_3_q[32'h2];
         fill_value_i = value6;
-        fill_lg_i = 32'h2;
+        fill_lg_i = lg2;
         if (bitvec) begin
             fill_lg_i = in_lg;
         end
-        lanes_valid = 32'h0;
+        lanes_valid = zero16;
         lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (0)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 0]} << (0)));
         lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (1)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 1]} << (1)));
         lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (2)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 2]} << (2)));
@@ -726,35 +742,35 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         unit_vec_i = fill_beat_o;
         unit_vbool_i = fill_mask_o;
         unit_op_i = op_max;
-        if (op == 32'h3) begin
+        if (op == op_bor) begin
             unit_op_i = op_or_0;
-            if (in_lg == 32'h1) begin
+            if (in_lg == lg1) begin
                 unit_op_i = op_or_1;
             end
-            if (in_lg == 32'h2) begin
+            if (in_lg == lg2) begin
                 unit_op_i = op_or_2;
             end
         end
-        if (op == 32'h4) begin
+        if (op == op_band) begin
             unit_op_i = op_and_0;
-            if (in_lg == 32'h1) begin
+            if (in_lg == lg1) begin
                 unit_op_i = op_and_1;
             end
-            if (in_lg == 32'h2) begin
+            if (in_lg == lg2) begin
                 unit_op_i = op_and_2;
             end
         end
-        if (op == 32'h5) begin
+        if (op == op_bxor) begin
             unit_op_i = op_xor_0;
-            if (in_lg == 32'h1) begin
+            if (in_lg == lg1) begin
                 unit_op_i = op_xor_1;
             end
-            if (in_lg == 32'h2) begin
+            if (in_lg == lg2) begin
                 unit_op_i = op_xor_2;
             end
         end
         unit_wait_d = unit_result_o;
-        beat_meta_0_d = ((fill_valid_o) & 3'h7) | (((fill_first_o) & 3'h7) << 32'h1) | (((fill_last_o) & 3'h7) << 32'h2);
+        beat_meta_0_d = {2'b0, fill_valid_o} | ({2'b0, fill_first_o} << 32'h1) | ({2'b0, fill_last_o} << 32'h2);
         beat_meta_1_d = beat_meta_0_q;
         beat_meta_2_d = beat_meta_1_q;
         beat_meta_3_d = beat_meta_2_q;
@@ -763,17 +779,17 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         beat_meta_6_d = beat_meta_5_q;
         beat_meta_7_d = beat_meta_6_q;
         if (~rst_ni) begin
-            beat_meta_0_d = 32'h0;
-            beat_meta_1_d = 32'h0;
-            beat_meta_2_d = 32'h0;
-            beat_meta_3_d = 32'h0;
-            beat_meta_4_d = 32'h0;
-            beat_meta_5_d = 32'h0;
-            beat_meta_6_d = 32'h0;
-            beat_meta_7_d = 32'h0;
+            beat_meta_0_d = zero3;
+            beat_meta_1_d = zero3;
+            beat_meta_2_d = zero3;
+            beat_meta_3_d = zero3;
+            beat_meta_4_d = zero3;
+            beat_meta_5_d = zero3;
+            beat_meta_6_d = zero3;
+            beat_meta_7_d = zero3;
         end
         beat_value = unit_wait_q;
-        if (op < 32'h2) begin
+        if (op < op_maximum) begin
             beat_value = beat_sum_sum_o;
         end
         fold_clk_i = clk_i;
@@ -781,9 +797,9 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         fold_first_i = beat_meta_7_q[32'h1];
         fold_last_i = beat_meta_7_q[32'h2];
         fold_value_i = beat_value;
-        fold_kind_i = 32'h0;
-        if (op > 32'h1) begin
-            fold_kind_i = op[(32'h0)+:(3)] - 32'h1;
+        fold_kind_i = zero3;
+        if (op > op_average) begin
+            fold_kind_i = op[(32'h0)+:(3)] - one3;
         end
         from_f32_clk_i = clk_i;
         from_f32_x_i = fold_value_o;
@@ -794,39 +810,39 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         res_valid_1_d = res_valid_0_q & rst_ni;
         res_value = from_f32_bits_o;
         if (bitvec) begin
-            res_value = ((res_wait_1_q) & 64'hffffffffffffffff);
+            res_value = {32'b0, res_wait_1_q};
         end
-        if (out_lg == 32'h3) begin
+        if (out_lg == lg3) begin
             width_mask = ones;
         end
         else begin
             width_mask = ~(ones << (eight << {62'b0, out_lg}));
         end
         pattern = res_value & width_mask;
-        if (out_lg == 32'h0) begin
+        if (out_lg == lg0) begin
             pattern = pattern | (pattern << 32'h8);
         end
-        if (out_lg < 32'h2) begin
+        if (out_lg < lg2) begin
             pattern = pattern | (pattern << 32'h10);
         end
-        if (out_lg < 32'h3) begin
+        if (out_lg < lg3) begin
             pattern = pattern | (pattern << 32'h20);
         end
-        wide = 32'h0;
-        wide = wide | (((pattern) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 0));
-        wide = wide | (((pattern) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 1));
-        wide = wide | (((pattern) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 2));
-        wide = wide | (((pattern) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 3));
-        wide = wide | (((pattern) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 4));
-        wide = wide | (((pattern) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 5));
-        wide = wide | (((pattern) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 6));
-        wide = wide | (((pattern) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (32'h40 * 7));
+        wide = zero512;
+        wide = wide | ({448'b0, pattern} << (32'h40 * 0));
+        wide = wide | ({448'b0, pattern} << (32'h40 * 1));
+        wide = wide | ({448'b0, pattern} << (32'h40 * 2));
+        wide = wide | ({448'b0, pattern} << (32'h40 * 3));
+        wide = wide | ({448'b0, pattern} << (32'h40 * 4));
+        wide = wide | ({448'b0, pattern} << (32'h40 * 5));
+        wide = wide | ({448'b0, pattern} << (32'h40 * 6));
+        wide = wide | ({448'b0, pattern} << (32'h40 * 7));
         dst_walk_step_i = res_valid_1_q;
         wr_valid_d = res_valid_1_q & (state_q != s_idle);
         wr_partition_d = inst_q[(32'h160 + 32'h15)+:(7)];
         wr_row_d = dst_walk_offset_o[(32'h6)+:(15)];
         wr_data_d = wide;
-        wr_strb_d = (~(ones << (one64 << {62'b0, out_lg}))) << ((dst_walk_offset_o[(32'h0)+:(6)]) & 64'hffffffffffffffff);
+        wr_strb_d = (~(ones << (one64 << {62'b0, out_lg}))) << {58'b0, dst_walk_offset_o[(32'h0)+:(6)]};
         wr_valid_o = wr_valid_q;
         wr_partition_o = wr_partition_q;
         wr_row_o = wr_row_q;
@@ -2280,6 +2296,8 @@ module crosslane_engine__check_dst(clk_i,tensor_i,lg_i,pb_i,bad_o,first_o,end_o,
     localparam  one16 = 16'h1;
     localparam  zero16 = 16'h0;
     localparam  one40 = 40'h1;
+    localparam  zero40 = 40'h0;
+    localparam  zero3 = 3'b0;
     localparam  lg_mask = 3'b111;
     
     // Stub signals
@@ -2321,6 +2339,10 @@ module crosslane_engine__check_dst(clk_i,tensor_i,lg_i,pb_i,bad_o,first_o,end_o,
     reg  [15:0] num_1;
     reg  [15:0] num_2;
     reg  [15:0] num_3;
+    reg  [15:0] num_less_0;
+    reg  [15:0] num_less_1;
+    reg  [15:0] num_less_2;
+    reg  [15:0] num_less_3;
     reg  [39:0] lo;
     reg  [39:0] hi;
     reg  [31:0] hh;
@@ -2407,64 +2429,68 @@ module crosslane_engine__check_dst(clk_i,tensor_i,lg_i,pb_i,bad_o,first_o,end_o,
         if (tensor_i[32'h2f + 32'h10 * 0]) begin
             mag_0 = zero16 - tensor_i[(32'h20 + 32'h10 * 0)+:(16)];
         end
-        reach_0_d = mag_0 * (num_0 - one16);
+        num_less_0 = num_0 - one16;
+        reach_0_d = mag_0 * num_less_0;
         neg_0_d = tensor_i[32'h2f + 32'h10 * 0];
         num_1 = tensor_i[(32'h60 + 32'h10 * 1)+:(16)];
         mag_1 = tensor_i[(32'h20 + 32'h10 * 1)+:(16)];
         if (tensor_i[32'h2f + 32'h10 * 1]) begin
             mag_1 = zero16 - tensor_i[(32'h20 + 32'h10 * 1)+:(16)];
         end
-        reach_1_d = mag_1 * (num_1 - one16);
+        num_less_1 = num_1 - one16;
+        reach_1_d = mag_1 * num_less_1;
         neg_1_d = tensor_i[32'h2f + 32'h10 * 1];
         num_2 = tensor_i[(32'h60 + 32'h10 * 2)+:(16)];
         mag_2 = tensor_i[(32'h20 + 32'h10 * 2)+:(16)];
         if (tensor_i[32'h2f + 32'h10 * 2]) begin
             mag_2 = zero16 - tensor_i[(32'h20 + 32'h10 * 2)+:(16)];
         end
-        reach_2_d = mag_2 * (num_2 - one16);
+        num_less_2 = num_2 - one16;
+        reach_2_d = mag_2 * num_less_2;
         neg_2_d = tensor_i[32'h2f + 32'h10 * 2];
         num_3 = tensor_i[(32'h60 + 32'h10 * 3)+:(16)];
         mag_3 = tensor_i[(32'h20 + 32'h10 * 3)+:(16)];
         if (tensor_i[32'h2f + 32'h10 * 3]) begin
             mag_3 = zero16 - tensor_i[(32'h20 + 32'h10 * 3)+:(16)];
         end
-        reach_3_d = mag_3 * (num_3 - one16);
+        num_less_3 = num_3 - one16;
+        reach_3_d = mag_3 * num_less_3;
         neg_3_d = tensor_i[32'h2f + 32'h10 * 3];
         p01_d = num_0 * num_1;
         p23_d = num_2 * num_3;
         empty_d = (num_0 == zero16) | (num_1 == zero16) | (num_2 == zero16) | (num_3 == zero16);
-        misaligned_d = (tensor_i[(32'h0)+:(3)] & ((lg_mask << {1'b0, lg_i}) ^ lg_mask)) != 32'h0;
+        misaligned_d = (tensor_i[(32'h0)+:(3)] & ((lg_mask << {1'b0, lg_i}) ^ lg_mask)) != zero3;
         offset_d = {19'b0, tensor_i[(32'h0)+:(21)]};
         lg_d = lg_i;
-        lo = 32'h0;
-        hi = 32'h0;
+        lo = zero40;
+        hi = zero40;
         if (neg_0_q) begin
-            lo = lo + ((reach_0_q) & 40'hffffffffff);
+            lo = lo + {8'b0, reach_0_q};
         end
         else begin
-            hi = hi + ((reach_0_q) & 40'hffffffffff);
+            hi = hi + {8'b0, reach_0_q};
         end
         if (neg_1_q) begin
-            lo = lo + ((reach_1_q) & 40'hffffffffff);
+            lo = lo + {8'b0, reach_1_q};
         end
         else begin
-            hi = hi + ((reach_1_q) & 40'hffffffffff);
+            hi = hi + {8'b0, reach_1_q};
         end
         if (neg_2_q) begin
-            lo = lo + ((reach_2_q) & 40'hffffffffff);
+            lo = lo + {8'b0, reach_2_q};
         end
         else begin
-            hi = hi + ((reach_2_q) & 40'hffffffffff);
+            hi = hi + {8'b0, reach_2_q};
         end
         if (neg_3_q) begin
-            lo = lo + ((reach_3_q) & 40'hffffffffff);
+            lo = lo + {8'b0, reach_3_q};
         end
         else begin
-            hi = hi + ((reach_3_q) & 40'hffffffffff);
+            hi = hi + {8'b0, reach_3_q};
         end
-        first_o = offset_q - (lo << ((lg_q) & 40'hffffffffff));
-        end_o = offset_q + ((hi + one40) << ((lg_q) & 40'hffffffffff));
-        bad_o = empty_q | misaligned_q | ((lo << ((lg_q) & 40'hffffffffff)) > offset_q) | (end_o > {18'b0, pb_i});
+        first_o = offset_q - (lo << {38'b0, lg_q});
+        end_o = offset_q + ((hi + one40) << {38'b0, lg_q});
+        bad_o = empty_q | misaligned_q | ((lo << {38'b0, lg_q}) > offset_q) | (end_o > {18'b0, pb_i});
         hh = p01_q[(32'h10)+:(16)] * p23_q[(32'h10)+:(16)];
         hl = p01_q[(32'h10)+:(16)] * p23_q[(32'h0)+:(16)];
         lh = p01_q[(32'h0)+:(16)] * p23_q[(32'h10)+:(16)];
@@ -4823,6 +4849,33 @@ module crosslane_engine__check(clk_i,inst_i,pb_i,rule_o,overlap_o);
     
     // Constant declarations
     localparam  sizes = 32'h3aa550c;
+    localparam  bad_in = 16'h801;
+    localparam  int_dtypes = 16'h33c;
+    localparam  code_0 = 4'h0;
+    localparam  code_1 = 4'h1;
+    localparam  code_2 = 4'h2;
+    localparam  code_3 = 4'h3;
+    localparam  code_4 = 4'h4;
+    localparam  code_5 = 4'h5;
+    localparam  code_6 = 4'h6;
+    localparam  code_7 = 4'h7;
+    localparam  code_8 = 4'h8;
+    localparam  code_9 = 4'h9;
+    localparam  code_10 = 4'ha;
+    localparam  code_11 = 4'hb;
+    localparam  code_12 = 4'hc;
+    localparam  code_13 = 4'hd;
+    localparam  arith = 8'h7c;
+    localparam  bitvec_code = 8'h7d;
+    localparam  op1 = 8'h1;
+    localparam  op2 = 8'h2;
+    localparam  op3 = 8'h3;
+    localparam  op5 = 8'h5;
+    localparam  zero4 = 4'h0;
+    localparam  zero9 = 9'b0;
+    localparam  zero24 = 24'h0;
+    localparam  p128 = 9'b10000000;
+    localparam  one64 = 64'h1;
     
     // Stub signals
     reg  src_clk_i;
@@ -4996,16 +5049,16 @@ module crosslane_engine__check(clk_i,inst_i,pb_i,rule_o,overlap_o);
         dst_lg_i = out_lg;
         src_pb_i = pb_i;
         dst_pb_i = pb_i;
-        r_0_d = (inst_i[(32'h0)+:(8)] != 32'h7c) & (inst_i[(32'h0)+:(8)] != 32'h7d);
-        r_1_d = (inst_i[(32'h128)+:(24)] != 32'h0) | (inst_i[(32'h104)+:(4)] != 32'h0) | (inst_i[(32'h10c)+:(4)] != 32'h0);
-        r_2_d = (in_dt == 32'h0) | (in_dt == 32'hb);
-        r_3_d = out_dt == 32'h0;
-        r_4_d = (op > 32'h5) | (~bitvec & (op > 32'h2)) | (bitvec & (op < 32'h3));
-        r_5_d = inst_i[(32'h120)+:(8)] > 32'h1;
-        r_6_d = (nac == 32'h0) | ((p0 + nac) > 32'h80);
-        r_7_d = inst_i[(32'h60 + 32'h1c)+:(4)] != 32'h0;
-        r_8_d = inst_i[(32'h160 + 32'h1c)+:(4)] != 32'h0;
-        in_int = (in_dt == 32'h2) | (in_dt == 32'h3) | (in_dt == 32'h4) | (in_dt == 32'h5) | (in_dt == 32'h8) | (in_dt == 32'h9);
+        r_0_d = (inst_i[(32'h0)+:(8)] != arith) & (inst_i[(32'h0)+:(8)] != bitvec_code);
+        r_1_d = (inst_i[(32'h128)+:(24)] != zero24) | (inst_i[(32'h104)+:(4)] != zero4) | (inst_i[(32'h10c)+:(4)] != zero4);
+        r_2_d = bad_in[in_dt];
+        r_3_d = out_dt == zero4;
+        r_4_d = (op > op5) | (~bitvec & (op > op2)) | (bitvec & (op < op3));
+        r_5_d = inst_i[(32'h120)+:(8)] > op1;
+        r_6_d = (nac == zero9) | ((p0 + nac) > p128);
+        r_7_d = inst_i[(32'h60 + 32'h1c)+:(4)] != zero4;
+        r_8_d = inst_i[(32'h160 + 32'h1c)+:(4)] != zero4;
+        in_int = int_dtypes[in_dt];
         r13_d = bitvec & ~(in_int & (in_lg == out_lg));
         partitions_d = inst_i[32'h120];
         shares_d = (dp >= p0) & (dp < (p0 + nac));
@@ -5022,48 +5075,48 @@ module crosslane_engine__check(clk_i,inst_i,pb_i,rule_o,overlap_o);
         rule_10 = dst_bad_o;
         rule_11 = dst_elements_o != src_elements_o;
         if (~partitions_q) begin
-            rule_11 = dst_elements_o != 32'h1;
+            rule_11 = dst_elements_o != one64;
         end
         rule_12 = r13_q;
-        rule_o = 32'h0;
+        rule_o = code_0;
         if (rule_12) begin
-            rule_o = 32'hd;
+            rule_o = code_13;
         end
         if (rule_11) begin
-            rule_o = 32'hc;
+            rule_o = code_12;
         end
         if (rule_10) begin
-            rule_o = 32'hb;
+            rule_o = code_11;
         end
         if (rule_9) begin
-            rule_o = 32'ha;
+            rule_o = code_10;
         end
         if (rule_8) begin
-            rule_o = 32'h9;
+            rule_o = code_9;
         end
         if (rule_7) begin
-            rule_o = 32'h8;
+            rule_o = code_8;
         end
         if (rule_6) begin
-            rule_o = 32'h7;
+            rule_o = code_7;
         end
         if (rule_5) begin
-            rule_o = 32'h6;
+            rule_o = code_6;
         end
         if (rule_4) begin
-            rule_o = 32'h5;
+            rule_o = code_5;
         end
         if (rule_3) begin
-            rule_o = 32'h4;
+            rule_o = code_4;
         end
         if (rule_2) begin
-            rule_o = 32'h3;
+            rule_o = code_3;
         end
         if (rule_1) begin
-            rule_o = 32'h2;
+            rule_o = code_2;
         end
         if (rule_0) begin
-            rule_o = 32'h1;
+            rule_o = code_1;
         end
         overlap_o = partitions_q & shares_q & (src_first_o < dst_end_o) & (dst_first_o < src_end_o);
     end
@@ -5083,6 +5136,7 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
     
     // Constant declarations
     localparam  one16 = 16'h1;
+    localparam  zero16 = 16'h0;
     localparam  sign_ext = 24'hff0000;
     
     // Stub signals
@@ -5180,21 +5234,21 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
         at_3_d = at_3_q;
         step16_3 = tensor_i[(32'h20 + 32'h10 * 3)+:(16)];
         end_3 = idx_3_q == (tensor_i[(32'h60 + 32'h10 * 3)+:(16)] - one16);
-        stride_0 = ((step16_0) & 24'hffffff) << {22'b0, lg_i};
+        stride_0 = {8'b0, step16_0} << {22'b0, lg_i};
         if (step16_0[32'hf]) begin
-            stride_0 = (((step16_0) & 24'hffffff) | sign_ext) << {22'b0, lg_i};
+            stride_0 = ({8'b0, step16_0} | sign_ext) << {22'b0, lg_i};
         end
-        stride_1 = ((step16_1) & 24'hffffff) << {22'b0, lg_i};
+        stride_1 = {8'b0, step16_1} << {22'b0, lg_i};
         if (step16_1[32'hf]) begin
-            stride_1 = (((step16_1) & 24'hffffff) | sign_ext) << {22'b0, lg_i};
+            stride_1 = ({8'b0, step16_1} | sign_ext) << {22'b0, lg_i};
         end
-        stride_2 = ((step16_2) & 24'hffffff) << {22'b0, lg_i};
+        stride_2 = {8'b0, step16_2} << {22'b0, lg_i};
         if (step16_2[32'hf]) begin
-            stride_2 = (((step16_2) & 24'hffffff) | sign_ext) << {22'b0, lg_i};
+            stride_2 = ({8'b0, step16_2} | sign_ext) << {22'b0, lg_i};
         end
-        stride_3 = ((step16_3) & 24'hffffff) << {22'b0, lg_i};
+        stride_3 = {8'b0, step16_3} << {22'b0, lg_i};
         if (step16_3[32'hf]) begin
-            stride_3 = (((step16_3) & 24'hffffff) | sign_ext) << {22'b0, lg_i};
+            stride_3 = ({8'b0, step16_3} | sign_ext) << {22'b0, lg_i};
         end
         next1 = at_1_q + stride_1;
         next2 = at_2_q + stride_2;
@@ -5202,39 +5256,39 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
         offset_o = at_0_q[(32'h0)+:(21)];
         last_o = end_0 & end_1 & end_2 & end_3;
         if (load_i) begin
-            idx_0_d = 32'h0;
+            idx_0_d = zero16;
             at_0_d = {3'b0, tensor_i[(32'h0)+:(21)]};
-            idx_1_d = 32'h0;
+            idx_1_d = zero16;
             at_1_d = {3'b0, tensor_i[(32'h0)+:(21)]};
-            idx_2_d = 32'h0;
+            idx_2_d = zero16;
             at_2_d = {3'b0, tensor_i[(32'h0)+:(21)]};
-            idx_3_d = 32'h0;
+            idx_3_d = zero16;
             at_3_d = {3'b0, tensor_i[(32'h0)+:(21)]};
         end
         else if (step_i) begin
             if (~end_0) begin
-                idx_0_d = idx_0_q + 32'h1;
+                idx_0_d = idx_0_q + one16;
                 at_0_d = at_0_q + stride_0;
             end
             else if (~end_1) begin
-                idx_0_d = 32'h0;
-                idx_1_d = idx_1_q + 32'h1;
+                idx_0_d = zero16;
+                idx_1_d = idx_1_q + one16;
                 at_0_d = next1;
                 at_1_d = next1;
             end
             else if (~end_2) begin
-                idx_0_d = 32'h0;
-                idx_1_d = 32'h0;
-                idx_2_d = idx_2_q + 32'h1;
+                idx_0_d = zero16;
+                idx_1_d = zero16;
+                idx_2_d = idx_2_q + one16;
                 at_0_d = next2;
                 at_1_d = next2;
                 at_2_d = next2;
             end
             else if (~end_3) begin
-                idx_0_d = 32'h0;
-                idx_1_d = 32'h0;
-                idx_2_d = 32'h0;
-                idx_3_d = idx_3_q + 32'h1;
+                idx_0_d = zero16;
+                idx_1_d = zero16;
+                idx_2_d = zero16;
+                idx_3_d = idx_3_q + one16;
                 at_0_d = next3;
                 at_1_d = next3;
                 at_2_d = next3;
@@ -5266,6 +5320,10 @@ module crosslane_engine__fill(clk_i,clear_i,valid_i,value_i,first_i,last_i,lg_i,
     localparam  one64 = 64'h1;
     localparam  eight = 64'h8;
     localparam  one7 = 7'b1;
+    localparam  zero7 = 7'b0;
+    localparam  zero64 = 64'h0;
+    localparam  zero512 = 512'h0;
+    localparam  lg3 = 2'b11;
     
     // Stub signals
     reg  [511:0] beat_d;
@@ -5289,6 +5347,7 @@ module crosslane_engine__fill(clk_i,clear_i,valid_i,value_i,first_i,last_i,lg_i,
     
     // Local signals
     reg  [63:0] width_mask;
+    reg  [63:0] masked;
     reg  [511:0] placed;
     reg  [511:0] cur_beat;
     reg  [63:0] cur_mask;
@@ -5354,18 +5413,19 @@ module crosslane_engine__fill(clk_i,clear_i,valid_i,value_i,first_i,last_i,lg_i,
         out_mask_d = out_mask_q;
         out_first_d = out_first_q;
         out_last_d = out_last_q;
-        if (lg_i == 32'h3) begin
+        if (lg_i == lg3) begin
             width_mask = ones;
         end
         else begin
             width_mask = ~(ones << (eight << {62'b0, lg_i}));
         end
-        placed = ((value_i & width_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (((slot_q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h3);
+        masked = value_i & width_mask;
+        placed = {448'b0, masked} << ({505'b0, slot_q} << 32'h3);
         cur_beat = beat_q | placed;
-        cur_mask = mask_q | (one64 << ((slot_q) & 64'hffffffffffffffff));
+        cur_mask = mask_q | (one64 << {57'b0, slot_q});
         next_slot = slot_q + (one7 << {5'b0, lg_i});
         beat_first = first_q;
-        if (slot_q == 32'h0) begin
+        if (slot_q == zero7) begin
             beat_first = first_i;
         end
         flush = valid_i & (last_i | next_slot[32'h6]);
@@ -5381,9 +5441,9 @@ module crosslane_engine__fill(clk_i,clear_i,valid_i,value_i,first_i,last_i,lg_i,
             first_d = beat_first;
         end
         if (flush | clear_i) begin
-            beat_d = 32'h0;
-            mask_d = 32'h0;
-            slot_d = 32'h0;
+            beat_d = zero512;
+            mask_d = zero64;
+            slot_d = zero7;
         end
         if (clear_i) begin
             out_valid_d = 1'b0;

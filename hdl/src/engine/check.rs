@@ -45,6 +45,7 @@ pub struct TensorCheck {
     lg: Pipe<Bits<2>>,
     mag: [Signal<Local, Bits<16>>; 4],
     num: [Signal<Local, Bits<16>>; 4],
+    num_less: [Signal<Local, Bits<16>>; 4],
     lo: Signal<Local, Bits<40>>,
     hi: Signal<Local, Bits<40>>,
     hh: Signal<Local, Bits<32>>,
@@ -54,6 +55,8 @@ pub struct TensorCheck {
     one16: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     one40: Constant<Bits<40>>,
+    zero40: Constant<Bits<40>>,
+    zero3: Constant<Bits<3>>,
     lg_mask: Constant<Bits<3>>,
 }
 
@@ -78,6 +81,7 @@ impl Default for TensorCheck {
             lg: Default::default(),
             mag: Default::default(),
             num: Default::default(),
+            num_less: Default::default(),
             lo: Default::default(),
             hi: Default::default(),
             hh: Default::default(),
@@ -87,6 +91,8 @@ impl Default for TensorCheck {
             one16: k(1),
             zero16: k(0),
             one40: k(1),
+            zero40: k(0),
+            zero3: k(0),
             lg_mask: k(7),
         }
     }
@@ -103,7 +109,8 @@ impl Logic for TensorCheck {
             if self.tensor_i.val().get_bit(47 + 16 * d) {
                 self.mag[d].next = self.zero16.val() - self.tensor_i.val().get_bits::<16>(32 + 16 * d);
             }
-            self.reach[d].d.next = self.mag[d].val() * (self.num[d].val() - self.one16.val());
+            self.num_less[d].next = self.num[d].val() - self.one16.val();
+            self.reach[d].d.next = self.mag[d].val() * self.num_less[d].val();
             self.neg[d].d.next = self.tensor_i.val().get_bit(47 + 16 * d);
         }
         self.p01.clock.next = self.clk_i.val();
@@ -121,12 +128,12 @@ impl Logic for TensorCheck {
         // The start is aligned when its low lg bits are zero.
         self.misaligned.d.next = (self.tensor_i.val().get_bits::<3>(0)
             & ((self.lg_mask.val() << bit_cast::<3, 2>(self.lg_i.val())) ^ self.lg_mask.val()))
-            != 0;
+            != self.zero3.val();
         self.offset.d.next = bit_cast::<40, 21>(self.tensor_i.val().get_bits::<21>(0));
         self.lg.d.next = self.lg_i.val();
         // Stage 2: the reaches summed by sign, scaled to bytes, compared.
-        self.lo.next = 0.into();
-        self.hi.next = 0.into();
+        self.lo.next = self.zero40.val();
+        self.hi.next = self.zero40.val();
         // Written out: `bit_cast` of a loop variable's element fails inside `#[hdl_gen]`.
         if self.neg[0].q.val() {
             self.lo.next = self.lo.val() + bit_cast::<40, 32>(self.reach[0].q.val());
@@ -187,6 +194,21 @@ pub struct InstCheck {
     shares: Pipe<Bit>,
     partitions: Pipe<Bit>,
     sizes: Constant<Bits<32>>,
+    /// Bit c set: dtype code c fails rule 3 (Invalid, FP32R) / is a BITVEC integer.
+    bad_in: Constant<Bits<16>>,
+    int_dtypes: Constant<Bits<16>>,
+    code: [Constant<Bits<4>>; 14],
+    arith: Constant<Bits<8>>,
+    bitvec_code: Constant<Bits<8>>,
+    op1: Constant<Bits<8>>,
+    op2: Constant<Bits<8>>,
+    op3: Constant<Bits<8>>,
+    op5: Constant<Bits<8>>,
+    zero4: Constant<Bits<4>>,
+    zero9: Constant<Bits<9>>,
+    zero24: Constant<Bits<24>>,
+    p128: Constant<Bits<9>>,
+    one64: Constant<Bits<64>>,
     in_sizes: Signal<Local, Bits<32>>,
     out_sizes: Signal<Local, Bits<32>>,
     in_lg: Signal<Local, Bits<2>>,
@@ -217,6 +239,22 @@ impl Default for InstCheck {
             shares: Default::default(),
             partitions: Default::default(),
             sizes: k(size_table()),
+            bad_in: k(1 << Dtype::Invalid.code() | 1 << Dtype::Fp32r.code()),
+            int_dtypes: k([Dtype::Int8, Dtype::Uint8, Dtype::Int16, Dtype::Uint16, Dtype::Int32, Dtype::Uint32]
+                .iter()
+                .fold(0, |m, d| m | 1 << d.code())),
+            code: std::array::from_fn(|i| k(i as u64)),
+            arith: k(0x7c),
+            bitvec_code: k(0x7d),
+            op1: k(1),
+            op2: k(2),
+            op3: k(3),
+            op5: k(5),
+            zero4: k(0),
+            zero9: k(0),
+            zero24: k(0),
+            p128: k(128),
+            one64: k(1),
             in_sizes: Default::default(),
             out_sizes: Default::default(),
             in_lg: Default::default(),
@@ -257,26 +295,22 @@ impl Logic for InstCheck {
         self.src.pb_i.next = self.pb_i.val();
         self.dst.pb_i.next = self.pb_i.val();
         // Rules 1 to 8 (src_addr and dst_addr are 8 and 9).
-        self.r[0].d.next = (self.inst_i.val().get_bits::<8>(0) != 0x7c) & (self.inst_i.val().get_bits::<8>(0) != 0x7d);
-        self.r[1].d.next = (self.inst_i.val().get_bits::<24>(296) != 0)
-            | (self.inst_i.val().get_bits::<4>(260) != 0)
-            | (self.inst_i.val().get_bits::<4>(268) != 0);
-        self.r[2].d.next = (self.in_dt.val() == 0) | (self.in_dt.val() == 0xb);
-        self.r[3].d.next = self.out_dt.val() == 0;
-        self.r[4].d.next = (self.op.val() > 5)
-            | (!self.bitvec.val() & (self.op.val() > 2))
-            | (self.bitvec.val() & (self.op.val() < 3));
-        self.r[5].d.next = self.inst_i.val().get_bits::<8>(288) > 1;
-        self.r[6].d.next = (self.nac.val() == 0) | ((self.p0.val() + self.nac.val()) > 128);
-        self.r[7].d.next = self.inst_i.val().get_bits::<4>(96 + 28) != 0;
-        self.r[8].d.next = self.inst_i.val().get_bits::<4>(352 + 28) != 0;
+        self.r[0].d.next = (self.inst_i.val().get_bits::<8>(0) != self.arith.val())
+            & (self.inst_i.val().get_bits::<8>(0) != self.bitvec_code.val());
+        self.r[1].d.next = (self.inst_i.val().get_bits::<24>(296) != self.zero24.val())
+            | (self.inst_i.val().get_bits::<4>(260) != self.zero4.val())
+            | (self.inst_i.val().get_bits::<4>(268) != self.zero4.val());
+        self.r[2].d.next = self.bad_in.val().get_bit(self.in_dt.val().index());
+        self.r[3].d.next = self.out_dt.val() == self.zero4.val();
+        self.r[4].d.next = (self.op.val() > self.op5.val())
+            | (!self.bitvec.val() & (self.op.val() > self.op2.val()))
+            | (self.bitvec.val() & (self.op.val() < self.op3.val()));
+        self.r[5].d.next = self.inst_i.val().get_bits::<8>(288) > self.op1.val();
+        self.r[6].d.next = (self.nac.val() == self.zero9.val()) | ((self.p0.val() + self.nac.val()) > self.p128.val());
+        self.r[7].d.next = self.inst_i.val().get_bits::<4>(96 + 28) != self.zero4.val();
+        self.r[8].d.next = self.inst_i.val().get_bits::<4>(352 + 28) != self.zero4.val();
         // Rule 13: BITVEC takes 1-, 2- and 4-byte integers, out the same width.
-        self.in_int.next = (self.in_dt.val() == 2)
-            | (self.in_dt.val() == 3)
-            | (self.in_dt.val() == 4)
-            | (self.in_dt.val() == 5)
-            | (self.in_dt.val() == 8)
-            | (self.in_dt.val() == 9);
+        self.in_int.next = self.int_dtypes.val().get_bit(self.in_dt.val().index());
         self.r13.d.next = self.bitvec.val() & !(self.in_int.val() & (self.in_lg.val() == self.out_lg.val()));
         // For rule 12 and the interlock.
         self.partitions.d.next = self.inst_i.val().get_bit(288);
@@ -295,48 +329,48 @@ impl Logic for InstCheck {
         self.rule[10].next = self.dst.bad_o.val();
         self.rule[11].next = self.dst.elements_o.val() != self.src.elements_o.val();
         if !self.partitions.q.val() {
-            self.rule[11].next = self.dst.elements_o.val() != 1;
+            self.rule[11].next = self.dst.elements_o.val() != self.one64.val();
         }
         self.rule[12].next = self.r13.q.val();
-        self.rule_o.next = 0.into();
+        self.rule_o.next = self.code[0].val();
         if self.rule[12].val() {
-            self.rule_o.next = 13.into();
+            self.rule_o.next = self.code[13].val();
         }
         if self.rule[11].val() {
-            self.rule_o.next = 12.into();
+            self.rule_o.next = self.code[12].val();
         }
         if self.rule[10].val() {
-            self.rule_o.next = 11.into();
+            self.rule_o.next = self.code[11].val();
         }
         if self.rule[9].val() {
-            self.rule_o.next = 10.into();
+            self.rule_o.next = self.code[10].val();
         }
         if self.rule[8].val() {
-            self.rule_o.next = 9.into();
+            self.rule_o.next = self.code[9].val();
         }
         if self.rule[7].val() {
-            self.rule_o.next = 8.into();
+            self.rule_o.next = self.code[8].val();
         }
         if self.rule[6].val() {
-            self.rule_o.next = 7.into();
+            self.rule_o.next = self.code[7].val();
         }
         if self.rule[5].val() {
-            self.rule_o.next = 6.into();
+            self.rule_o.next = self.code[6].val();
         }
         if self.rule[4].val() {
-            self.rule_o.next = 5.into();
+            self.rule_o.next = self.code[5].val();
         }
         if self.rule[3].val() {
-            self.rule_o.next = 4.into();
+            self.rule_o.next = self.code[4].val();
         }
         if self.rule[2].val() {
-            self.rule_o.next = 3.into();
+            self.rule_o.next = self.code[3].val();
         }
         if self.rule[1].val() {
-            self.rule_o.next = 2.into();
+            self.rule_o.next = self.code[2].val();
         }
         if self.rule[0].val() {
-            self.rule_o.next = 1.into();
+            self.rule_o.next = self.code[1].val();
         }
         self.overlap_o.next = self.partitions.q.val()
             & self.shares.q.val()

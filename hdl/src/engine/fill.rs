@@ -38,6 +38,7 @@ pub struct LaneFill {
     out_first: DFF<Bit>,
     out_last: DFF<Bit>,
     width_mask: Signal<Local, Bits<64>>,
+    masked: Signal<Local, Bits<64>>,
     placed: Signal<Local, Bits<512>>,
     cur_beat: Signal<Local, Bits<512>>,
     cur_mask: Signal<Local, Bits<64>>,
@@ -48,6 +49,10 @@ pub struct LaneFill {
     one64: Constant<Bits<64>>,
     eight: Constant<Bits<64>>,
     one7: Constant<Bits<7>>,
+    zero7: Constant<Bits<7>>,
+    zero64: Constant<Bits<64>>,
+    zero512: Constant<Bits<512>>,
+    lg3: Constant<Bits<2>>,
 }
 
 impl Default for LaneFill {
@@ -75,6 +80,7 @@ impl Default for LaneFill {
             out_first: Default::default(),
             out_last: Default::default(),
             width_mask: Default::default(),
+            masked: Default::default(),
             placed: Default::default(),
             cur_beat: Default::default(),
             cur_mask: Default::default(),
@@ -85,6 +91,10 @@ impl Default for LaneFill {
             one64: k(1),
             eight: k(8),
             one7: k(1),
+            zero7: k(0),
+            zero64: k(0),
+            zero512: k(0),
+            lg3: k(3),
         }
     }
 }
@@ -94,18 +104,18 @@ impl Logic for LaneFill {
     fn update(&mut self) {
         dff_setup!(self, clk_i, beat, mask, slot, first, out_valid, out_beat, out_mask, out_first, out_last);
         // 2^lg bytes of ones: 8 << lg bits (never shifted by 64).
-        if self.lg_i.val() == 3 {
+        if self.lg_i.val() == self.lg3.val() {
             self.width_mask.next = self.ones.val();
         } else {
             self.width_mask.next = !(self.ones.val() << (self.eight.val() << bit_cast::<64, 2>(self.lg_i.val())));
         }
-        self.placed.next = bit_cast::<512, 64>(self.value_i.val() & self.width_mask.val())
-            << (bit_cast::<512, 7>(self.slot.q.val()) << 3);
+        self.masked.next = self.value_i.val() & self.width_mask.val();
+        self.placed.next = bit_cast::<512, 64>(self.masked.val()) << (bit_cast::<512, 7>(self.slot.q.val()) << 3);
         self.cur_beat.next = self.beat.q.val() | self.placed.val();
         self.cur_mask.next = self.mask.q.val() | (self.one64.val() << bit_cast::<64, 7>(self.slot.q.val()));
         self.next_slot.next = self.slot.q.val() + (self.one7.val() << bit_cast::<7, 2>(self.lg_i.val()));
         self.beat_first.next = self.first.q.val();
-        if self.slot.q.val() == 0 {
+        if self.slot.q.val() == self.zero7.val() {
             self.beat_first.next = self.first_i.val();
         }
         self.flush.next = self.valid_i.val() & (self.last_i.val() | self.next_slot.val().get_bit(6));
@@ -121,9 +131,9 @@ impl Logic for LaneFill {
             self.first.d.next = self.beat_first.val();
         }
         if self.flush.val() | self.clear_i.val() {
-            self.beat.d.next = 0.into();
-            self.mask.d.next = 0.into();
-            self.slot.d.next = 0.into();
+            self.beat.d.next = self.zero512.val();
+            self.mask.d.next = self.zero64.val();
+            self.slot.d.next = self.zero7.val();
         }
         if self.clear_i.val() {
             self.out_valid.d.next = false;

@@ -35,6 +35,7 @@ use crate::to_f32::ToF32;
 use crate::unit::CrosslaneReduce;
 use crate::{k, Config};
 use check::{InstCheck, CHECK_LATENCY};
+use crosslane_golden::instruction::ReduceOp;
 use crosslane_golden::ops::{Family, Form, Op};
 use fill::LaneFill;
 use fold::FoldAcc;
@@ -156,6 +157,22 @@ pub struct Engine {
     op_and: [Constant<Bits<9>>; 3],
     op_xor: [Constant<Bits<9>>; 3],
     ones: Constant<Bits<64>>,
+    zero3: Constant<Bits<3>>,
+    one3: Constant<Bits<3>>,
+    zero4: Constant<Bits<4>>,
+    zero8: Constant<Bits<8>>,
+    one8: Constant<Bits<8>>,
+    zero16: Constant<Bits<16>>,
+    zero512: Constant<Bits<512>>,
+    lg0: Constant<Bits<2>>,
+    lg1: Constant<Bits<2>>,
+    lg2: Constant<Bits<2>>,
+    lg3: Constant<Bits<2>>,
+    op_average: Constant<Bits<8>>,
+    op_maximum: Constant<Bits<8>>,
+    op_bor: Constant<Bits<8>>,
+    op_band: Constant<Bits<8>>,
+    op_bxor: Constant<Bits<8>>,
     one64: Constant<Bits<64>>,
     eight: Constant<Bits<64>>,
     check_done: Constant<Bits<8>>,
@@ -257,6 +274,22 @@ impl Default for Engine {
             op_and: forms.map(|f| op_code(Family::And, f)),
             op_xor: forms.map(|f| op_code(Family::Xor, f)),
             ones: k(u64::MAX),
+            zero3: k(0),
+            one3: k(1),
+            zero4: k(0),
+            zero8: k(0),
+            one8: k(1),
+            zero16: k(0),
+            zero512: k(0),
+            lg0: k(0),
+            lg1: k(1),
+            lg2: k(2),
+            lg3: k(3),
+            op_average: k(ReduceOp::Average as u64),
+            op_maximum: k(ReduceOp::Max as u64),
+            op_bor: k(ReduceOp::BitwiseOr as u64),
+            op_band: k(ReduceOp::BitwiseAnd as u64),
+            op_bxor: k(ReduceOp::BitwiseXor as u64),
             one64: k(1),
             eight: k(8),
             check_done: k(CHECK_LATENCY as u64),
@@ -319,7 +352,7 @@ impl Logic for Engine {
         self.op.next = self.inst.q.val().get_bits::<8>(280);
         self.bitvec.next = self.inst.q.val().get_bit(0);
         self.partitions.next = self.inst.q.val().get_bit(288);
-        self.nac_last.next = self.inst.q.val().get_bits::<8>(272) - 1;
+        self.nac_last.next = self.inst.q.val().get_bits::<8>(272) - self.one8.val();
         self.check.clk_i.next = self.clk_i.val();
         self.check.inst_i.next = self.inst.q.val();
         self.check.pb_i.next = self.pb.q.val();
@@ -339,7 +372,7 @@ impl Logic for Engine {
         self.fold_first.next = self.first_pending.q.val();
         self.fold_last.next = self.final_elem.val();
         if self.partitions.val() {
-            self.fold_first.next = self.channel.q.val() == 0;
+            self.fold_first.next = self.channel.q.val() == self.zero8.val();
             self.fold_last.next = self.chan_last.val();
         }
         self.rd_valid_o.next = false;
@@ -348,12 +381,12 @@ impl Logic for Engine {
                 self.inst.d.next = self.inst_i.val();
                 self.pb.d.next = self.pb_i.val();
                 self.state.d.next = self.s_check.val();
-                self.count.d.next = 0.into();
+                self.count.d.next = self.zero8.val();
             }
         } else if self.state.q.val() == self.s_check.val() {
-            self.count.d.next = self.count.q.val() + 1;
+            self.count.d.next = self.count.q.val() + self.one8.val();
             if self.count.q.val() == self.check_done.val() {
-                if self.check.rule_o.val() != 0 {
+                if self.check.rule_o.val() != self.zero4.val() {
                     self.done.d.next = true;
                     self.accepted.d.next = false;
                     self.rule.d.next = self.check.rule_o.val();
@@ -361,7 +394,7 @@ impl Logic for Engine {
                 } else {
                     self.src_walk.load_i.next = true;
                     self.dst_walk.load_i.next = true;
-                    self.channel.d.next = 0.into();
+                    self.channel.d.next = self.zero8.val();
                     self.first_pending.d.next = true;
                     self.overlap.d.next = self.check.overlap_o.val();
                     self.state.d.next = self.s_run.val();
@@ -372,36 +405,36 @@ impl Logic for Engine {
             self.first_pending.d.next = false;
             if self.partitions.val() {
                 if self.chan_last.val() {
-                    self.channel.d.next = 0.into();
+                    self.channel.d.next = self.zero8.val();
                     self.src_walk.step_i.next = true;
                     if self.overlap.q.val() {
                         self.state.d.next = self.s_wait.val();
-                        self.count.d.next = 0.into();
+                        self.count.d.next = self.zero8.val();
                     }
                 } else {
-                    self.channel.d.next = self.channel.q.val() + 1;
+                    self.channel.d.next = self.channel.q.val() + self.one8.val();
                 }
             } else if self.src_walk.last_o.val() {
-                self.channel.d.next = self.channel.q.val() + 1;
+                self.channel.d.next = self.channel.q.val() + self.one8.val();
                 self.src_walk.load_i.next = true;
             } else {
                 self.src_walk.step_i.next = true;
             }
             if self.final_elem.val() {
                 self.state.d.next = self.s_drain.val();
-                self.count.d.next = 0.into();
+                self.count.d.next = self.zero8.val();
             }
         } else if self.state.q.val() == self.s_wait.val() {
-            self.count.d.next = self.count.q.val() + 1;
+            self.count.d.next = self.count.q.val() + self.one8.val();
             if self.count.q.val() == self.depth_done.val() {
                 self.state.d.next = self.s_run.val();
             }
         } else if self.state.q.val() == self.s_drain.val() {
-            self.count.d.next = self.count.q.val() + 1;
+            self.count.d.next = self.count.q.val() + self.one8.val();
             if self.count.q.val() == self.depth_done.val() {
                 self.done.d.next = true;
                 self.accepted.d.next = true;
-                self.rule.d.next = 0.into();
+                self.rule.d.next = self.zero4.val();
                 self.state.d.next = self.s_idle.val();
             }
         } else {
@@ -422,7 +455,7 @@ impl Logic for Engine {
             | (bit_cast::<3, 1>(self.fold_first.val().into()) << 1)
             | (bit_cast::<3, 1>(self.fold_last.val().into()) << 2);
         if !self.rst_ni.val() {
-            self.m1.d.next = 0.into();
+            self.m1.d.next = self.zero3.val();
         }
         self.m1_byte.d.next = self.src_walk.offset_o.val().get_bits::<6>(0);
         self.row.next = self.rd_data_i.val() >> (bit_cast::<512, 6>(self.m1_byte.q.val()) << 3);
@@ -444,7 +477,7 @@ impl Logic for Engine {
             self.meta_wait[i].d.next = self.meta_wait[i - 1].q.val();
         }
         self.value6.next = bit_cast::<64, 32>(self.conv_wait[1].q.val());
-        if self.op.val() == 1 {
+        if self.op.val() == self.op_average.val() {
             self.value6.next = bit_cast::<64, 32>(self.mul.product_o.val());
         }
         if self.bitvec.val() {
@@ -457,12 +490,12 @@ impl Logic for Engine {
         self.fill.first_i.next = self.meta_wait[3].q.val().get_bit(1);
         self.fill.last_i.next = self.meta_wait[3].q.val().get_bit(2);
         self.fill.value_i.next = self.value6.val();
-        self.fill.lg_i.next = 2.into();
+        self.fill.lg_i.next = self.lg2.val();
         if self.bitvec.val() {
             self.fill.lg_i.next = self.in_lg.val();
         }
         // Clocks t+7 .. t+15: each beat folded.
-        self.lanes_valid.next = 0.into();
+        self.lanes_valid.next = self.zero16.val();
         for l in 0..16 {
             self.lanes_valid.next = self.lanes_valid.val().replace_bit(l, self.fill.mask_o.val().get_bit(4 * l));
         }
@@ -475,30 +508,30 @@ impl Logic for Engine {
         self.unit.vec_i.next = self.fill.beat_o.val();
         self.unit.vbool_i.next = self.fill.mask_o.val();
         self.unit.op_i.next = self.op_max.val();
-        if self.op.val() == 3 {
+        if self.op.val() == self.op_bor.val() {
             self.unit.op_i.next = self.op_or[0].val();
-            if self.in_lg.val() == 1 {
+            if self.in_lg.val() == self.lg1.val() {
                 self.unit.op_i.next = self.op_or[1].val();
             }
-            if self.in_lg.val() == 2 {
+            if self.in_lg.val() == self.lg2.val() {
                 self.unit.op_i.next = self.op_or[2].val();
             }
         }
-        if self.op.val() == 4 {
+        if self.op.val() == self.op_band.val() {
             self.unit.op_i.next = self.op_and[0].val();
-            if self.in_lg.val() == 1 {
+            if self.in_lg.val() == self.lg1.val() {
                 self.unit.op_i.next = self.op_and[1].val();
             }
-            if self.in_lg.val() == 2 {
+            if self.in_lg.val() == self.lg2.val() {
                 self.unit.op_i.next = self.op_and[2].val();
             }
         }
-        if self.op.val() == 5 {
+        if self.op.val() == self.op_bxor.val() {
             self.unit.op_i.next = self.op_xor[0].val();
-            if self.in_lg.val() == 1 {
+            if self.in_lg.val() == self.lg1.val() {
                 self.unit.op_i.next = self.op_xor[1].val();
             }
-            if self.in_lg.val() == 2 {
+            if self.in_lg.val() == self.lg2.val() {
                 self.unit.op_i.next = self.op_xor[2].val();
             }
         }
@@ -511,11 +544,11 @@ impl Logic for Engine {
         }
         if !self.rst_ni.val() {
             for i in 0..8 {
-                self.beat_meta[i].d.next = 0.into();
+                self.beat_meta[i].d.next = self.zero3.val();
             }
         }
         self.beat_value.next = self.unit_wait.q.val();
-        if self.op.val() < 2 {
+        if self.op.val() < self.op_maximum.val() {
             self.beat_value.next = self.beat_sum.sum_o.val();
         }
         // Clock t+15: the beats of a fold combined.
@@ -524,9 +557,9 @@ impl Logic for Engine {
         self.fold.first_i.next = self.beat_meta[7].q.val().get_bit(1);
         self.fold.last_i.next = self.beat_meta[7].q.val().get_bit(2);
         self.fold.value_i.next = self.beat_value.val();
-        self.fold.kind_i.next = 0.into();
-        if self.op.val() > 1 {
-            self.fold.kind_i.next = self.op.val().get_bits::<3>(0) - 1;
+        self.fold.kind_i.next = self.zero3.val();
+        if self.op.val() > self.op_average.val() {
+            self.fold.kind_i.next = self.op.val().get_bits::<3>(0) - self.one3.val();
         }
         // Clocks t+16 .. t+18: to out_dtype.
         self.from_f32.clk_i.next = self.clk_i.val();
@@ -542,22 +575,22 @@ impl Logic for Engine {
         }
         // Clock t+18: the write, registered onto the port.
         // 2^lg bytes of ones (8 << lg bits; all 64 for lg 3, never shifted by 64).
-        if self.out_lg.val() == 3 {
+        if self.out_lg.val() == self.lg3.val() {
             self.width_mask.next = self.ones.val();
         } else {
             self.width_mask.next = !(self.ones.val() << (self.eight.val() << bit_cast::<64, 2>(self.out_lg.val())));
         }
         self.pattern.next = self.res_value.val() & self.width_mask.val();
-        if self.out_lg.val() == 0 {
+        if self.out_lg.val() == self.lg0.val() {
             self.pattern.next = self.pattern.val() | (self.pattern.val() << 8);
         }
-        if self.out_lg.val() < 2 {
+        if self.out_lg.val() < self.lg2.val() {
             self.pattern.next = self.pattern.val() | (self.pattern.val() << 16);
         }
-        if self.out_lg.val() < 3 {
+        if self.out_lg.val() < self.lg3.val() {
             self.pattern.next = self.pattern.val() | (self.pattern.val() << 32);
         }
-        self.wide.next = 0.into();
+        self.wide.next = self.zero512.val();
         for i in 0..8 {
             self.wide.next = self.wide.val() | (bit_cast::<512, 64>(self.pattern.val()) << (64 * i));
         }

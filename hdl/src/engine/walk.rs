@@ -35,6 +35,7 @@ pub struct Walk4d {
     next2: Signal<Local, Bits<24>>,
     next3: Signal<Local, Bits<24>>,
     one16: Constant<Bits<16>>,
+    zero16: Constant<Bits<16>>,
     sign_ext: Constant<Bits<24>>,
 }
 
@@ -57,6 +58,7 @@ impl Default for Walk4d {
             next2: Default::default(),
             next3: Default::default(),
             one16: k(1),
+            zero16: k(0),
             sign_ext: k(0xff_0000),
         }
     }
@@ -102,30 +104,30 @@ impl Logic for Walk4d {
         self.last_o.next = self.end[0].val() & self.end[1].val() & self.end[2].val() & self.end[3].val();
         if self.load_i.val() {
             for d in 0..4 {
-                self.idx[d].d.next = 0.into();
+                self.idx[d].d.next = self.zero16.val();
                 self.at[d].d.next = bit_cast::<24, 21>(self.tensor_i.val().get_bits::<21>(0));
             }
         } else if self.step_i.val() {
             if !self.end[0].val() {
-                self.idx[0].d.next = self.idx[0].q.val() + 1;
+                self.idx[0].d.next = self.idx[0].q.val() + self.one16.val();
                 self.at[0].d.next = self.at[0].q.val() + self.stride[0].val();
             } else if !self.end[1].val() {
-                self.idx[0].d.next = 0.into();
-                self.idx[1].d.next = self.idx[1].q.val() + 1;
+                self.idx[0].d.next = self.zero16.val();
+                self.idx[1].d.next = self.idx[1].q.val() + self.one16.val();
                 self.at[0].d.next = self.next1.val();
                 self.at[1].d.next = self.next1.val();
             } else if !self.end[2].val() {
-                self.idx[0].d.next = 0.into();
-                self.idx[1].d.next = 0.into();
-                self.idx[2].d.next = self.idx[2].q.val() + 1;
+                self.idx[0].d.next = self.zero16.val();
+                self.idx[1].d.next = self.zero16.val();
+                self.idx[2].d.next = self.idx[2].q.val() + self.one16.val();
                 self.at[0].d.next = self.next2.val();
                 self.at[1].d.next = self.next2.val();
                 self.at[2].d.next = self.next2.val();
             } else if !self.end[3].val() {
-                self.idx[0].d.next = 0.into();
-                self.idx[1].d.next = 0.into();
-                self.idx[2].d.next = 0.into();
-                self.idx[3].d.next = self.idx[3].q.val() + 1;
+                self.idx[0].d.next = self.zero16.val();
+                self.idx[1].d.next = self.zero16.val();
+                self.idx[2].d.next = self.zero16.val();
+                self.idx[3].d.next = self.idx[3].q.val() + self.one16.val();
                 self.at[0].d.next = self.next3.val();
                 self.at[1].d.next = self.next3.val();
                 self.at[2].d.next = self.next3.val();

@@ -606,6 +606,32 @@ pub fn engine_rtl() -> Result<GeneratedFile, String> {
     })
 }
 
+pub const ENGINE_WAIVERS: &str = "rtl/crosslane_engine.vlt";
+
+/// Verilator lint waivers for the engine's file, each narrow and with its reason.
+pub fn engine_waivers() -> GeneratedFile {
+    let f = "-file \"*crosslane_engine.v\"";
+    let lines = [
+        ("The file holds every module the engine needs (one file to add to a build).", "DECLFILENAME", "*crosslane_engine__*"),
+        ("The dst walk's end: the FSM ends on the src walk's.", "UNUSEDSIGNAL", "*Signal is not used: 'dst_walk_last_o'"),
+        ("The beat sum's and the unit's valid: the engine's own valid bits travel beside them.", "UNUSEDSIGNAL", "*Signal is not used: 'beat_sum_valid_o'"),
+        ("The unit's valid (as above).", "UNUSEDSIGNAL", "*Signal is not used: 'unit_out_valid_o'"),
+        ("The unit's tie mask: the engine folds rmaxnum and the bitwise ops, which have none.", "UNUSEDSIGNAL", "*Signal is not used: 'unit_mask_o'"),
+        ("A dtype's log2 size is the low 2 bits of the shifted size table.", "UNUSEDSIGNAL", "*Bits of signal are not used: '*_sizes'[31:2]"),
+        ("The element is the low 64 bits of the row shifted to it.", "UNUSEDSIGNAL", "*Bits of signal are not used: 'row'[511:64]"),
+        ("The rules read no scale, header or event byte.", "UNUSEDSIGNAL", "*Bits of signal are not used: 'inst_i'[351:320,95:8]"),
+        ("The walks and the tensor checks read a start's offset; its partition and mode are the FSM's and rule 8's.", "UNUSEDSIGNAL", "*Bits of signal are not used: 'tensor_i'[31:21]"),
+        ("The reduce unit's levels read only the controls they need (as the unit's own waiver).", "UNUSEDSIGNAL", "*Signal is not used: '*_ctl_*"),
+        ("A boundary without a register at the latency used is a wire: its clock is unused.", "UNUSEDSIGNAL", "*Signal is not used: 'clock'"),
+        ("rust-hdl writes a module's logic as one always block: a signal computed from registers and fed to an instance's input reads as a loop to Verilator's ordering, which is not one (the walk's end from its index registers; the fold's accumulator from its registers).", "UNOPTFLAT", "*Circular combinational logic: '*'"),
+    ];
+    let mut text = format!("// {}\n`verilator_config\n", header_line());
+    for (why, rule, pattern) in lines {
+        text.push_str(&format!("// {why}\nlint_off -rule {rule} {f} -match \"{pattern}\"\n"));
+    }
+    GeneratedFile { path: PathBuf::from(ENGINE_WAIVERS), contents: text }
+}
+
 #[derive(Template)]
 #[template(path = "crosslane_engine_harness.cpp", escape = "none")]
 struct EngineHarnessTemplate {
@@ -854,6 +880,7 @@ pub fn files() -> Result<Vec<GeneratedFile>, String> {
     all.push(GeneratedFile { path: PathBuf::from("crosslane.core"), contents: core(&all) });
     all.extend(tb_sources().map_err(|e| format!("cannot render a template: {e}"))?);
     all.push(engine_rtl()?);
+    all.push(engine_waivers());
     all.push(engine_harness().map_err(|e| format!("cannot render a template: {e}"))?);
     let cases = tb_cases();
     all.push(GeneratedFile {

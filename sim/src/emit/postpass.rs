@@ -199,12 +199,18 @@ fn zero_extension(s: &str, widths: &std::collections::HashMap<String, usize>) ->
     let m: usize = m.parse().ok()?;
     let hex_len = after.find(|c: char| !c.is_ascii_hexdigit())?;
     let hex = &after[..hex_len];
-    let ones = u128::from_str_radix(hex, 16).ok()?;
-    if m == 0 || m > 128 || ones.count_ones() as usize != m || ones.checked_add(1)?.count_ones() != 1 {
+    // M ones: the top digit holds M mod 4 of them (or 4), every other is f.
+    let top = match m % 4 {
+        0 => 'f',
+        1 => '1',
+        2 => '3',
+        _ => '7',
+    };
+    if m == 0 || hex.len() != m.div_ceil(4) || !hex.starts_with(top) || !hex[1..].chars().all(|c| c == 'f') {
         return None;
     }
     after[hex_len..].strip_prefix(')')?;
-    let ident = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let ident = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     let n = if ident(x) {
         *widths.get(x)?
     } else {
@@ -657,6 +663,22 @@ mod tests {
         // Not all ones, or not a signal: left as they are.
         assert!(out.contains("w = ((a) & 31'h7ffffffe);"), "{out}");
         assert!(out.contains("w = ((a + a) & 31'h7fffffff);"), "{out}");
+    }
+
+    #[test]
+    fn zero_extend_casts_take_wide_casts_and_instance_paths() {
+        let ones512 = format!("512'h{}", "f".repeat(128));
+        let v = format!(
+            "module m(a);\n    wire  [5:0] m1$q;\n    always @(*) begin\n        w = ((m1$q) & {ones512}) << 3;\n        \
+             w = ((m1$q) & 512'h{}e);\n    end\nendmodule\n",
+            "f".repeat(127)
+        );
+        let out = zero_extend_casts(&v);
+        assert!(out.contains("w = {506'b0, m1$q} << 3;"), "{out}");
+        assert!(out.contains("w = ((m1$q) & 512'hfff"), "not all ones: left as it is: {out}");
+        let v = "module m(a);\n    wire  [1:0] a;\n    assign x = ((a) & 5'h1f);\n    assign y = ((a) & 5'h0f);\nendmodule\n";
+        let out = zero_extend_casts(v);
+        assert!(out.contains("x = {3'b0, a};") && out.contains("y = ((a) & 5'h0f);"), "{out}");
     }
 
     #[test]
