@@ -1,6 +1,9 @@
 """Runs cocotb/crosslane_cocotb.py on the checked-in RTL under Icarus and
 Verilator (cocotb 1.9's Python runner), the other configurations under
-Icarus, and a planted bug under Icarus, which must fail. The verdict comes
+Icarus, and a planted bug under Icarus, which must fail; and
+cocotb/crosslane_engine_cocotb.py on the RTL engine under Icarus (the spec's
+exec examples and campaign cases from `crosslane cases`, scored by
+crosslane.exec), and on a planted bug of the engine, which must fail. The verdict comes
 from cocotb's results file (its runner may return normally or exit when
 tests fail, by version), and a run with no test in it fails.
 
@@ -9,6 +12,7 @@ tests fail, by version), and a run with no test in it fails.
 
 import os
 import pathlib
+import subprocess
 
 import pytest
 from conftest import need_tool, rtl_components
@@ -17,15 +21,19 @@ from cocotb.runner import get_runner, get_results
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 RTL = ROOT / "generated" / "rtl" / "crosslane_reduce.v"
+ENGINE = ROOT / "generated" / "rtl" / "crosslane_engine.v"
+CROSSLANE = ROOT / "target" / "release" / "crosslane"
+EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
 
 
-def run(sim, rtl, build_dir, clocks, toplevel="crosslane_reduce"):
-    """Run the bench on the top in `rtl` with the generated components."""
+def run(sim, rtl, build_dir, clocks, toplevel="crosslane_reduce", module="crosslane_cocotb", env=None, sources=None):
+    """Run the bench `module` on the top in `rtl` with the generated components
+    (or with `sources` alone)."""
     need_tool("iverilog" if sim == "icarus" else "verilator")
     runner = get_runner(sim)
     build_args = ["-Wno-fatal", "-Wno-lint", "-Wno-style"] if sim == "verilator" else []
     runner.build(
-        verilog_sources=[str(rtl), *map(str, rtl_components())],
+        verilog_sources=[str(rtl), *map(str, rtl_components() if sources is None else sources)],
         hdl_toplevel=toplevel,
         build_dir=str(build_dir),
         build_args=build_args,
@@ -41,11 +49,11 @@ def run(sim, rtl, build_dir, clocks, toplevel="crosslane_reduce"):
     try:
         runner.test(
             hdl_toplevel=toplevel,
-            test_module="crosslane_cocotb",
+            test_module=module,
             test_dir=str(HERE),
             build_dir=str(build_dir),
             results_xml=str(xml),
-            extra_env={"CROSSLANE_COCOTB_CLOCKS": str(clocks)},
+            extra_env={"CROSSLANE_COCOTB_CLOCKS": str(clocks), **(env or {})},
         )
     except SystemExit:
         pass  # cocotb 1.9's runner exits on failed tests; the results file tells
@@ -77,4 +85,38 @@ def test_a_planted_bug_fails(tmp_path, wrong_stage_mutant):
     mutant = tmp_path / "mutant.v"
     mutant.write_text(wrong_stage_mutant(RTL.read_text()))
     tests, failed = run("icarus", mutant, tmp_path / "icarus", 400)
+    assert (tests, failed) == (1, 1)
+
+
+def engine_cases(tmp_path):
+    """The spec's exec examples and 12 campaign cases of at most 256 elements."""
+    assert CROSSLANE.exists(), "build the binary first: cargo build --release"
+    campaign = subprocess.run(
+        [str(CROSSLANE), "cases", "--seed", "3", "--count", "12", "--max-work", "256"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    path = tmp_path / "cases.jsonl"
+    path.write_text((EXAMPLES / "exec-cases.jsonl").read_text() + campaign)
+    return path
+
+
+def run_engine(rtl, tmp_path):
+    return run("icarus", rtl, tmp_path / "engine", 0, toplevel="crosslane_engine",
+               module="crosslane_engine_cocotb", env={"CROSSLANE_COCOTB_CASES": str(engine_cases(tmp_path))},
+               sources=[])
+
+
+def test_the_engine_runs_instructions_as_crosslane_exec(tmp_path):
+    tests, failed = run_engine(ENGINE, tmp_path)
+    assert (tests, failed) == (1, 0)
+
+
+def test_a_planted_engine_bug_fails(tmp_path):
+    # A short beat's odd lane dropped (sim/tests/engine.rs plants it too).
+    text = ENGINE.read_text()
+    site = "sum_o = da_2_q;"
+    assert text.count(site) == 1, "the engine changed: update the plant site"
+    mutant = tmp_path / "crosslane_engine.v"
+    mutant.write_text(text.replace(site, "sum_o = 32'h0;"))
+    tests, failed = run_engine(mutant, tmp_path)
     assert (tests, failed) == (1, 1)

@@ -680,7 +680,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
             m1_d = zero3;
         end
         m1_byte_d = src_walk_offset_o[(32'h0)+:(6)];
-        row = rd_data_i >> ({506'b0, m1_byte_q} << 32'h3);
+        row = rd_data_i >> ({3'b0, m1_byte_q} << 32'h3);
         e2_d = row[(32'h0)+:(64)];
         m2_d = m1_q;
         to_f32_clk_i = clk_i;
@@ -5420,7 +5420,7 @@ module crosslane_engine__fill(clk_i,clear_i,valid_i,value_i,first_i,last_i,lg_i,
             width_mask = ~(ones << (eight << {62'b0, lg_i}));
         end
         masked = value_i & width_mask;
-        placed = {448'b0, masked} << ({505'b0, slot_q} << 32'h3);
+        placed = {448'b0, masked} << ({3'b0, slot_q} << 32'h3);
         cur_beat = beat_q | placed;
         cur_mask = mask_q | (one64 << {57'b0, slot_q});
         next_slot = slot_q + (one7 << {5'b0, lg_i});

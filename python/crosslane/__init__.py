@@ -10,7 +10,8 @@ Functions: eval (a case as the eval protocol takes it), eval_ports (what the
 unit's ports give), eval_batch, exec, ops, vec_bytes. Constants: LATENCY (the
 unit's register stages: an input sampled at rising edge k is on
 crosslane_reduce's outputs after edge k + LATENCY - 1), LATENCIES (the same
-for each generated configuration, by module name), PARTITIONS. Errors: CrosslaneError
+for each generated configuration, by module name), PARTITIONS, RULE_NAMES
+(instruction.md §3's rules in order: rule n is RULE_NAMES[n - 1]). Errors: CrosslaneError
 (a ValueError) and its UnknownOpError, InputError, InstructionError (.rule).
 """
 
@@ -18,6 +19,7 @@ from ._crosslane import (  # noqa: F401
     LATENCIES,
     LATENCY,
     PARTITIONS,
+    RULE_NAMES,
     CrosslaneError,
     InputError,
     InstructionError,
@@ -34,6 +36,7 @@ __all__ = [
     "LATENCIES",
     "LATENCY",
     "PARTITIONS",
+    "RULE_NAMES",
     "CrosslaneError",
     "InputError",
     "InstructionError",

@@ -308,6 +308,9 @@ fn _crosslane(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("LATENCIES", latencies)?;
     m.add("PARTITIONS", PARTITIONS)?;
+    // The rules of instruction.md §3 in order: rule n is RULE_NAMES[n - 1]
+    // (what InstructionError.rule and the RTL engine's rule_o name).
+    m.add("RULE_NAMES", crosslane_golden::instruction::RULE_NAMES.to_vec())?;
     m.add("CrosslaneError", m.py().get_type::<CrosslaneError>())?;
     m.add("UnknownOpError", m.py().get_type::<UnknownOpError>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;

@@ -42,6 +42,8 @@ def test_the_op_table():
     rbmax = next(o for o in table if o["name"] == "rbmax_nx16_t")
     assert rbmax["has_mask"] and rbmax["predicated"] and rbmax["lanes"] == 32 and rbmax["lane_bits"] == 16
     assert crosslane.LATENCY == 7 and crosslane.PARTITIONS == 128
+    assert crosslane.RULE_NAMES[0] == "opcode" and crosslane.RULE_NAMES[12] == "bitvec_dtype"
+    assert len(crosslane.RULE_NAMES) == 13
     assert crosslane.LATENCIES == {"crosslane_reduce": 7, "crosslane_reduce_every2": 4, "crosslane_reduce_every3": 3}
     # A code and a name are the same op.
     v = bytes(range(64))

@@ -9,7 +9,7 @@
 //! dst overlapping src, elements drawn from special classes (±0,
 //! subnormals, ±inf, NaNs, extremes, integers beyond 2^24) or at random.
 
-use crate::engines::instr::{InstrCase, InstrOutcome, VerilatorEngine};
+use crate::engines::instr::{InstrCase, InstrOutcome, InstrRunner};
 use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{Dtype, RawInstruction, ReduceOp, Tensor4d};
 use rand::{Rng, SeedableRng};
@@ -244,7 +244,7 @@ pub enum Verdict {
 }
 
 /// Run `case` on the engine and compare.
-pub fn check(engine: &mut VerilatorEngine, case: &InstrCase) -> Result<Verdict, String> {
+pub fn check(engine: &mut dyn InstrRunner, case: &InstrCase) -> Result<Verdict, String> {
     let want = golden(case).ok_or("the case is beyond golden's limits")?;
     let got = engine.run(case)?;
     Ok(match (&want, &got) {
@@ -293,4 +293,229 @@ pub fn exec_line(case: &InstrCase) -> String {
         writes.join(", "),
         reads.join(", ")
     )
+}
+
+/// The format tag of an instruction campaign's JSON report.
+pub const EXEC_REPORT_FORMAT: &str = "crosslane-exec-report-1";
+
+/// What one engine did in (a shard of) the campaign.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineTally {
+    pub engine: String,
+    pub accepted: u64,
+    pub rejected: u64,
+    pub mismatches: u64,
+    pub clocks: u64,
+}
+
+impl EngineTally {
+    pub fn instructions(&self) -> u64 {
+        self.accepted + self.rejected + self.mismatches
+    }
+}
+
+/// The report of an instruction campaign or of some of its shards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecReport {
+    pub seed: u64,
+    /// The instructions asked of each engine (verilator, icarus, hdl).
+    pub counts: [u64; 3],
+    pub shard_count: usize,
+    pub shards: Vec<usize>,
+    pub engines: Vec<EngineTally>,
+}
+
+impl ExecReport {
+    pub fn mismatches(&self) -> u64 {
+        self.engines.iter().map(|e| e.mismatches).sum()
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "format": EXEC_REPORT_FORMAT,
+            "seed": self.seed,
+            "counts": {"verilator": self.counts[0], "icarus": self.counts[1], "hdl": self.counts[2]},
+            "shard_count": self.shard_count,
+            "shards": self.shards,
+            "engines": self.engines.iter().map(|e| serde_json::json!({
+                "engine": e.engine, "accepted": e.accepted, "rejected": e.rejected,
+                "mismatches": e.mismatches, "clocks": e.clocks,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// A line an engine: what it checked.
+    pub fn render(&self) -> String {
+        self.engines
+            .iter()
+            .map(|e| {
+                format!(
+                    "instructions: {} on {} against golden (seed {}): {} accepted, {} rejected, {} mismatches; {} clocks\n",
+                    e.instructions(),
+                    e.engine,
+                    self.seed,
+                    e.accepted,
+                    e.rejected,
+                    e.mismatches,
+                    e.clocks
+                )
+            })
+            .collect()
+    }
+}
+
+/// Is `text` an instruction campaign's report (rather than the unit's)?
+pub fn is_exec_report(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .is_some_and(|v| v.get("format").and_then(|f| f.as_str()) == Some(EXEC_REPORT_FORMAT))
+}
+
+/// Read a report `verify --exec --json` wrote; `what` names it in errors.
+pub fn parse_exec_report(text: &str, what: &str) -> Result<ExecReport, String> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("{what}: not JSON: {e}"))?;
+    if v.get("format").and_then(|f| f.as_str()) != Some(EXEC_REPORT_FORMAT) {
+        return Err(format!("{what}: not an instruction campaign's report (no \"format\": \"{EXEC_REPORT_FORMAT}\")"));
+    }
+    let num = |v: &serde_json::Value, key: &str, w: &str| -> Result<u64, String> {
+        v.get(key).and_then(|x| x.as_u64()).ok_or_else(|| format!("{w}: '{key}' is missing or not a whole number"))
+    };
+    let seed = num(&v, "seed", what)?;
+    let c = v.get("counts").ok_or_else(|| format!("{what}: 'counts' is missing"))?;
+    let counts = [num(c, "verilator", what)?, num(c, "icarus", what)?, num(c, "hdl", what)?];
+    let shard_count =
+        usize::try_from(num(&v, "shard_count", what)?).map_err(|_| format!("{what}: 'shard_count' too large"))?;
+    let listed = v.get("shards").and_then(|s| s.as_array()).ok_or_else(|| format!("{what}: 'shards' is not a list"))?;
+    let shards: Vec<usize> = listed.iter().filter_map(|x| x.as_u64().and_then(|x| usize::try_from(x).ok())).collect();
+    if shard_count == 0
+        || shards.is_empty()
+        || shards.len() != listed.len()
+        || shards.iter().any(|&i| i == 0 || i > shard_count)
+    {
+        return Err(format!("{what}: 'shards' must list shards between 1 and 'shard_count' ({shard_count})"));
+    }
+    let mut engines = Vec::new();
+    for (k, e) in v
+        .get("engines")
+        .and_then(|e| e.as_array())
+        .ok_or_else(|| format!("{what}: 'engines' is not a list"))?
+        .iter()
+        .enumerate()
+    {
+        let w = format!("{what}: engine {k}");
+        let engine = e.get("engine").and_then(|n| n.as_str()).ok_or_else(|| format!("{w}: 'engine' is not a name"))?;
+        if !["verilator", "icarus", "hdl"].contains(&engine) {
+            return Err(format!("{w}: no instruction engine '{engine}'"));
+        }
+        let t = EngineTally {
+            engine: engine.to_string(),
+            accepted: num(e, "accepted", &w)?,
+            rejected: num(e, "rejected", &w)?,
+            mismatches: num(e, "mismatches", &w)?,
+            clocks: num(e, "clocks", &w)?,
+        };
+        if t.accepted.checked_add(t.rejected).and_then(|x| x.checked_add(t.mismatches)).is_none() {
+            return Err(format!("{w}: its counts add up past any true campaign"));
+        }
+        engines.push(t);
+    }
+    Ok(ExecReport { seed, counts, shard_count, shards, engines })
+}
+
+/// Combine the reports of one instruction campaign's shards: every shard
+/// exactly once, all of one campaign (seed, counts, shard count).
+pub fn merge_exec(parts: Vec<(String, ExecReport)>) -> Result<ExecReport, String> {
+    let Some((first_name, first)) = parts.first() else {
+        return Err("no reports given".into());
+    };
+    let (seed, counts, count) = (first.seed, first.counts, first.shard_count);
+    let mut owner: std::collections::BTreeMap<usize, &str> = std::collections::BTreeMap::new();
+    for (name, p) in &parts {
+        if (p.seed, p.counts, p.shard_count) != (seed, counts, count) {
+            return Err(format!(
+                "{name} is of another campaign than {first_name} (seed {} vs {seed}, counts {:?} vs {counts:?}, {} vs {count} shards)",
+                p.seed, p.counts, p.shard_count
+            ));
+        }
+        for &i in &p.shards {
+            if let Some(other) = owner.insert(i, name) {
+                return Err(format!("shard {i}/{count} is in both {other} and {name}"));
+            }
+        }
+    }
+    if owner.len() != count {
+        let missing: Vec<String> =
+            (1..=count).filter(|i| !owner.contains_key(i)).take(10).map(|i| format!("{i}/{count}")).collect();
+        return Err(format!("shards missing: {}", missing.join(", ")));
+    }
+    let mut engines: Vec<EngineTally> = Vec::new();
+    for (_, p) in parts {
+        for t in p.engines {
+            let slot = match engines.iter_mut().find(|e| e.engine == t.engine) {
+                Some(s) => s,
+                None => {
+                    engines.push(EngineTally { engine: t.engine.clone(), ..EngineTally::default() });
+                    engines.last_mut().expect("just pushed")
+                }
+            };
+            let sum = |a: u64, b: u64| a.checked_add(b).ok_or("the shards' counts add up past any true campaign");
+            slot.accepted = sum(slot.accepted, t.accepted)?;
+            slot.rejected = sum(slot.rejected, t.rejected)?;
+            slot.mismatches = sum(slot.mismatches, t.mismatches)?;
+            slot.clocks = sum(slot.clocks, t.clocks)?;
+        }
+    }
+    Ok(ExecReport { seed, counts, shard_count: count, shards: (1..=count).collect(), engines })
+}
+
+#[cfg(test)]
+mod report_tests {
+    use super::*;
+
+    fn shard(i: usize, n: usize, accepted: u64) -> ExecReport {
+        ExecReport {
+            seed: 7,
+            counts: [100, 10, 5],
+            shard_count: n,
+            shards: vec![i],
+            engines: vec![EngineTally { engine: "verilator".into(), accepted, rejected: 2, mismatches: 0, clocks: 90 }],
+        }
+    }
+
+    #[test]
+    fn reports_round_trip_and_shards_merge_once_each() {
+        let a = shard(1, 2, 30);
+        let text = a.to_json().to_string();
+        assert!(is_exec_report(&text));
+        assert_eq!(parse_exec_report(&text, "a").unwrap(), a);
+        let merged = merge_exec(vec![("a".into(), a.clone()), ("b".into(), shard(2, 2, 20))]).unwrap();
+        assert_eq!(merged.engines[0].accepted, 50);
+        assert_eq!(merged.engines[0].instructions(), 54);
+        assert_eq!(merged.shards, vec![1, 2]);
+        let twice = merge_exec(vec![("a".into(), a.clone()), ("b".into(), a.clone())]).unwrap_err();
+        assert!(twice.contains("shard 1/2 is in both a and b"), "{twice}");
+        let missing = merge_exec(vec![("a".into(), a.clone())]).unwrap_err();
+        assert!(missing.contains("shards missing: 2/2"), "{missing}");
+        let mut other = shard(2, 2, 1);
+        other.seed = 8;
+        assert!(merge_exec(vec![("a".into(), a), ("b".into(), other)]).unwrap_err().contains("another campaign"));
+    }
+
+    #[test]
+    fn bad_reports_are_refused_by_name() {
+        assert!(parse_exec_report("{", "r").unwrap_err().starts_with("r: not JSON"));
+        assert!(parse_exec_report("{\"format\": \"crosslane-verify-report-1\"}", "r")
+            .unwrap_err()
+            .contains("not an instruction campaign's report"));
+        let mut v = shard(1, 2, 3).to_json();
+        v["shards"] = serde_json::json!([3]);
+        assert!(parse_exec_report(&v.to_string(), "r").unwrap_err().contains("'shards' must list"));
+        let mut v = shard(1, 2, 3).to_json();
+        v["engines"][0]["engine"] = serde_json::json!("quartus");
+        assert!(parse_exec_report(&v.to_string(), "r").unwrap_err().contains("no instruction engine 'quartus'"));
+        let mut v = shard(1, 2, 3).to_json();
+        v["engines"][0]["accepted"] = serde_json::json!(u64::MAX);
+        v["engines"][0]["rejected"] = serde_json::json!(u64::MAX);
+        assert!(parse_exec_report(&v.to_string(), "r").unwrap_err().contains("past any true campaign"));
+    }
 }

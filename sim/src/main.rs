@@ -44,10 +44,24 @@ enum Command {
         #[arg(long, default_value_t = 65536)]
         partition_bytes: usize,
     },
+    /// Print the instruction campaign's cases (`verify --exec`) as `exec`
+    /// input lines, for other testbenches (the cocotb one) to run.
+    Cases {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cases to print.
+        #[arg(long, default_value_t = 100)]
+        count: u64,
+        /// Skip cases that read more elements than this (channels × the
+        /// pattern's elements), to keep slow simulators' runs short.
+        #[arg(long)]
+        max_work: Option<u64>,
+    },
     /// Run instructions on SBUF images (instruction.md §5): JSON Lines on stdin.
     Exec {
-        /// golden (the reference) or verilator (the RTL engine, generated/rtl/crosslane_engine.v;
-        /// its answers carry `cycles`).
+        /// golden (the reference); hdl (the engine in rust-hdl's simulation),
+        /// verilator or icarus (generated/rtl/crosslane_engine.v in that
+        /// simulator): the engines' answers carry `cycles`.
         #[arg(long, default_value = "golden")]
         engine: String,
     },
@@ -84,9 +98,17 @@ enum Command {
         #[arg(long)]
         json: Option<std::path::PathBuf>,
         /// Run the instruction campaign instead: N random instructions on the
-        /// RTL engine under Verilator against golden (docs/engine.md).
+        /// RTL engine under Verilator against golden, the first of them also
+        /// under Icarus and rust-hdl (docs/engine.md); --shard, --json and
+        /// `merge` work as for the unit's campaign.
         #[arg(long)]
         exec: Option<u64>,
+        /// With --exec: the first M of its instructions also under Icarus.
+        #[arg(long, default_value_t = 20)]
+        exec_icarus: u64,
+        /// With --exec: the first K of its instructions also in rust-hdl's simulation.
+        #[arg(long, default_value_t = 20)]
+        exec_hdl: u64,
     },
     /// Draw a VCD's unit ports as an SVG, one column per clock (or, with
     /// --run N, first run the first N checked-in testbench vectors under
@@ -279,55 +301,133 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
     Ok(valid)
 }
 
-/// `verify --exec N`: the instruction campaign on the Verilator engine.
-fn verify_exec(seed: u64, n: u64) -> Result<bool, String> {
-    use crosslane_sim::exec_campaign::{case, check, exec_line, Verdict};
-    let mut engine =
-        crosslane_sim::engines::instr::VerilatorEngine::new().map_err(|e| format!("crosslane verify: {e}"))?;
-    let start = std::time::Instant::now();
-    let (mut accepted, mut rejected, mut cycles, mut failed) = (0u64, 0u64, 0u64, 0u64);
-    for i in 0..n {
-        let c = case(seed, i);
-        match check(&mut engine, &c).map_err(|e| format!("crosslane verify: case {i}: {e}"))? {
-            Verdict::Match { accepted: true, cycles: k } => {
-                accepted += 1;
-                cycles += k;
-            }
-            Verdict::Match { accepted: false, .. } => rejected += 1,
-            Verdict::Mismatch(why) => {
-                failed += 1;
-                if failed <= 5 {
-                    println!("MISMATCH case {i} (seed {seed}): {why}\n  replay: {}", exec_line(&c));
+/// `verify --exec N`: the instruction campaign, case i the same on every
+/// engine: the first `counts[0]` on Verilator, the first `counts[1]` of them
+/// on Icarus and `counts[2]` in rust-hdl's simulation, each against golden.
+/// A mismatch prints the case as an `exec` line and leaves a VCD of it (the
+/// RTL under Icarus) in `vcd_dir`. `--json` writes the report for `merge`.
+fn verify_exec(
+    seed: u64,
+    counts: [u64; 3],
+    shard: &str,
+    vcd_dir: &std::path::Path,
+    json: Option<&std::path::Path>,
+) -> Result<bool, String> {
+    use crosslane_sim::engines::instr;
+    use crosslane_sim::exec_campaign::{case, check, exec_line, EngineTally, ExecReport, Verdict};
+    let shard = verify::Shard::parse(shard).map_err(|e| format!("crosslane verify: {e}"))?;
+    if let Some(path) = json {
+        crosslane_sim::tools::check_writable(path).map_err(|e| format!("crosslane verify: --json: {e}"))?;
+    }
+    let counts = [counts[0], counts[1].min(counts[0]), counts[2].min(counts[0])];
+    let mut report =
+        ExecReport { seed, counts, shard_count: shard.count, shards: vec![shard.index], engines: Vec::new() };
+    let mut all_ok = true;
+    for (name, count) in ["verilator", "icarus", "hdl"].into_iter().zip(counts) {
+        let mut engine = instr::open(name).map_err(|e| format!("crosslane verify: {e}"))?;
+        let start = std::time::Instant::now();
+        let mut t = EngineTally { engine: name.to_string(), ..EngineTally::default() };
+        for i in (0..count).filter(|i| (*i as usize) % shard.count + 1 == shard.index) {
+            let c = case(seed, i);
+            match check(engine.as_mut(), &c).map_err(|e| format!("crosslane verify: {name} case {i}: {e}"))? {
+                Verdict::Match { accepted: true, cycles: k } => {
+                    t.accepted += 1;
+                    t.clocks += k;
+                }
+                Verdict::Match { accepted: false, .. } => t.rejected += 1,
+                Verdict::Mismatch(why) => {
+                    t.mismatches += 1;
+                    if t.mismatches <= 5 {
+                        println!("MISMATCH {name} case {i} (seed {seed}): {why}\n  replay: {}", exec_line(&c));
+                    }
+                    if t.mismatches == 1 {
+                        let vcd = vcd_dir.join(format!("exec-seed{seed}-case{i}.vcd"));
+                        let traced = std::fs::create_dir_all(vcd_dir)
+                            .map_err(|e| format!("cannot create {}: {e}", vcd_dir.display()))
+                            .and_then(|_| instr::sources(crosslane_sim::engines::rtl::Simulator::Verilator))
+                            .and_then(|files| instr::trace(&files, &c, &vcd));
+                        match traced {
+                            Ok(outcome) => println!("  VCD of case {i} under Icarus ({outcome:?}): {}", vcd.display()),
+                            Err(e) => println!("  could not write a VCD of case {i}: {e}"),
+                        }
+                    }
                 }
             }
         }
+        let of = if shard == verify::Shard::WHOLE { String::new() } else { format!(", shard {shard}") };
+        println!(
+            "instructions: {} on {name} against golden (seed {seed}{of}): {} accepted, {} rejected, {} mismatches; {} clocks; {:.1} s",
+            t.instructions(),
+            t.accepted,
+            t.rejected,
+            t.mismatches,
+            t.clocks,
+            start.elapsed().as_secs_f64()
+        );
+        if t.instructions() == 0 && count > 0 && shard.len(count as usize) > 0 {
+            println!("no instruction was checked on {name}");
+            all_ok = false;
+        }
+        all_ok &= t.mismatches == 0;
+        report.engines.push(t);
     }
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "instructions: {n} on verilator against golden (seed {seed}): {accepted} accepted, {rejected} rejected, {failed} mismatches; {cycles} clocks; {secs:.1} s"
-    );
-    if n == 0 {
+    if report.engines[0].instructions() == 0 {
         println!("no instruction was checked");
-        return Ok(false);
+        all_ok = false;
     }
-    Ok(failed == 0)
+    if let Some(path) = json {
+        let text = report.to_json().to_string() + "\n";
+        crosslane_sim::tools::write_atomic(path, text.as_bytes()).map_err(|e| format!("crosslane verify: {e}"))?;
+    }
+    Ok(all_ok)
+}
+
+/// `crosslane cases`: the campaign's cases 0, 1, ... as exec lines (each
+/// with its index as id), `count` of them within `max_work`.
+fn cases(seed: u64, count: u64, max_work: Option<u64>) -> Result<bool, String> {
+    use crosslane_sim::exec_campaign::{case, exec_line};
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut printed = 0;
+    for i in 0.. {
+        if printed == count {
+            break;
+        }
+        if i > count.saturating_mul(100).max(1000) {
+            return Err(format!("crosslane cases: fewer than {count} cases within --max-work"));
+        }
+        let c = case(seed, i);
+        let work = c.inst.src.elements().saturating_mul(c.inst.num_active_channels.max(1) as u64);
+        if max_work.is_some_and(|m| work > m) {
+            continue;
+        }
+        let line = format!("{{\"id\": {i}, {}", &exec_line(&c)[1..]);
+        if !written("cases", writeln!(out, "{line}"))? {
+            return Ok(true);
+        }
+        printed += 1;
+    }
+    written("cases", out.flush())?;
+    Ok(true)
 }
 
 /// Answer each line as it comes, flushed: an answer is out before the next
 /// line is read, so no answer waits on (or is lost to) a later line.
 fn exec(engine: &str) -> Result<(), String> {
+    use crosslane_sim::engines::instr::InstrRunner;
     let mut rtl = match engine {
         "golden" => None,
-        "verilator" => {
-            Some(crosslane_sim::engines::instr::VerilatorEngine::new().map_err(|e| format!("crosslane exec: {e}"))?)
-        }
-        other => return Err(format!("crosslane exec: unknown engine '{other}' (golden, verilator)")),
+        name => Some(crosslane_sim::engines::instr::open(name).map_err(|e| format!("crosslane exec: {e}"))?),
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for (i, line) in crosslane_sim::cli::read_lines(std::io::stdin().lock()).enumerate() {
         let line = line.map_err(|e| format!("crosslane exec: cannot read line {}: {e}", i + 1))?;
         let wrote = match line {
-            Ok(text) => crosslane_sim::cli::exec::answer_line_on(&text, i + 1, &mut out, rtl.as_mut()),
+            Ok(text) => crosslane_sim::cli::exec::answer_line_on(
+                &text,
+                i + 1,
+                &mut out,
+                rtl.as_mut().map(|e| e.as_mut() as &mut dyn InstrRunner),
+            ),
             Err(why) => crosslane_sim::cli::exec::refuse_line_to(&why, i + 1, &mut out),
         };
         if !written("exec", wrote.and_then(|_| out.flush()))? {
@@ -884,6 +984,40 @@ fn picture(what: &str, vcd: &std::path::Path) {
 }
 
 fn merge(paths: &[std::path::PathBuf], json: Option<&std::path::Path>) -> Result<bool, String> {
+    use crosslane_sim::exec_campaign::{is_exec_report, merge_exec, parse_exec_report};
+    // An instruction campaign's reports merge by their own rules.
+    if let Some(first) = paths.first() {
+        if std::fs::read_to_string(first).is_ok_and(|t| is_exec_report(&t)) {
+            let mut parts = Vec::new();
+            for p in paths {
+                let name = p.display().to_string();
+                let text =
+                    std::fs::read_to_string(p).map_err(|e| format!("crosslane merge: cannot read {name}: {e}"))?;
+                parts.push((
+                    name.clone(),
+                    parse_exec_report(&text, &name).map_err(|e| format!("crosslane merge: {e}"))?,
+                ));
+            }
+            let merged = merge_exec(parts).map_err(|e| format!("crosslane merge: {e}"))?;
+            print!("{}", merged.render());
+            println!(
+                "merge: {} shards of the instruction campaign, {} mismatches (seed {})",
+                merged.shard_count,
+                merged.mismatches(),
+                merged.seed
+            );
+            if let Some(path) = json {
+                let text = merged.to_json().to_string() + "\n";
+                crosslane_sim::tools::write_atomic(path, text.as_bytes())
+                    .map_err(|e| format!("crosslane merge: {e}"))?;
+            }
+            let checked = merged.engines.first().is_some_and(|e| e.instructions() > 0);
+            if !checked {
+                println!("no instruction was checked");
+            }
+            return Ok(merged.mismatches() == 0 && checked);
+        }
+    }
     let mut parts = Vec::new();
     for p in paths {
         let name = p.display().to_string();
@@ -912,6 +1046,7 @@ fn main() -> ExitCode {
         Command::Decode { hex, partition_bytes } => decode(&hex, partition_bytes),
         Command::Testbench { sim, vectors, workdir, config } => testbench(&sim, &vectors, &workdir, &config),
         Command::Exec { engine } => exec(&engine).map(|_| true),
+        Command::Cases { seed, count, max_work } => cases(seed, count, max_work),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),
         Command::Prove { config, rtl, ops, timeout, jobs, json, form, fp, vectors, seed, units, smt } => {
@@ -928,7 +1063,9 @@ fn main() -> ExitCode {
                 bench(engine, cases, runs).map(|_| true)
             }
         }
-        Command::Verify { exec: Some(n), seed, .. } => verify_exec(seed, n),
+        Command::Verify { exec: Some(n), exec_icarus, exec_hdl, seed, shard, vcd_dir, json, .. } => {
+            verify_exec(seed, [n, exec_icarus, exec_hdl], &shard, &vcd_dir, json.as_deref())
+        }
         Command::Verify {
             seed,
             per_op,
@@ -939,6 +1076,7 @@ fn main() -> ExitCode {
             shard,
             json,
             exec: None,
+            ..
         } => {
             let sizes =
                 verify::Sizes { golden: per_op, hdl: hdl_per_op, verilator: verilator_per_op, icarus: icarus_per_op };

@@ -1,14 +1,16 @@
-//! The RTL engine (generated/rtl/crosslane_engine.v) under Verilator: the
-//! spec's exec examples, a sample of the instruction campaign against
-//! golden, and planted bugs the campaign must catch (docs/engine.md).
+//! The RTL engine (generated/rtl/crosslane_engine.v) under Verilator and
+//! Icarus: the spec's exec examples, a sample of the instruction campaign
+//! against golden, planted bugs the campaign must catch and the VCD a
+//! failing instruction leaves (docs/engine.md).
 //!
-//! Outside CI a missing Verilator prints one SKIPPED line; with CI or
+//! Outside CI a missing simulator prints one SKIPPED line; with CI or
 //! CROSSLANE_REQUIRE_TOOLS set it fails.
 
 mod common;
 
 use crosslane_sim::emit::{GeneratedFile, ENGINE_RTL};
-use crosslane_sim::engines::instr::{sources, InstrOutcome, VerilatorEngine};
+use crosslane_sim::engines::instr::{sources, InstrEngine, InstrOutcome, InstrRunner};
+use crosslane_sim::engines::rtl::Simulator;
 use crosslane_sim::exec_campaign::{case, check, golden, Verdict};
 use serde_json::Value;
 
@@ -22,14 +24,33 @@ fn without_cycles(line: &str) -> (Value, Option<u64>) {
     (v, cycles)
 }
 
+fn have_icarus() -> bool {
+    common::tool_present(crosslane_sim::tools::require("the engine tests", &["iverilog", "vvp"], "iverilog"))
+}
+
 #[test]
 fn spec_exec_examples_pass_on_the_verilator_engine() {
-    if !have_verilator() {
-        return;
+    if have_verilator() {
+        spec_exec_examples_pass_on("verilator");
     }
+}
+
+#[test]
+fn spec_exec_examples_pass_on_the_icarus_engine() {
+    if have_icarus() {
+        spec_exec_examples_pass_on("icarus");
+    }
+}
+
+#[test]
+fn spec_exec_examples_pass_on_the_hdl_engine() {
+    spec_exec_examples_pass_on("hdl");
+}
+
+fn spec_exec_examples_pass_on(engine: &str) {
     let cases = std::fs::read(common::examples().join("exec-cases.jsonl")).expect("exec-cases.jsonl");
     let expected = std::fs::read_to_string(common::examples().join("exec-expected.jsonl")).expect("expected");
-    let (code, rtl, err) = common::run(&["exec", "--engine", "verilator"], &cases);
+    let (code, rtl, err) = common::run(&["exec", "--engine", engine], &cases);
     assert_eq!(code, 0, "{err}");
     let (code, gold, err) = common::run(&["exec"], &cases);
     assert_eq!(code, 0, "{err}");
@@ -60,7 +81,7 @@ fn spec_exec_examples_pass_on_the_verilator_engine() {
 
 /// Run `n` campaign cases on `engine`: (matched accepted, matched rejected,
 /// the first mismatch).
-fn campaign(engine: &mut VerilatorEngine, seed: u64, n: u64) -> (u64, u64, Option<String>) {
+fn campaign(engine: &mut dyn InstrRunner, seed: u64, n: u64) -> (u64, u64, Option<String>) {
     let (mut acc, mut rej) = (0, 0);
     for i in 0..n {
         match check(engine, &case(seed, i)).unwrap_or_else(|e| panic!("case {i}: {e}")) {
@@ -77,7 +98,7 @@ fn the_instruction_campaign_matches_golden() {
     if !have_verilator() {
         return;
     }
-    let mut engine = VerilatorEngine::new().expect("the engine builds");
+    let mut engine = InstrEngine::new(Simulator::Verilator).expect("the engine builds");
     let n = 800;
     let (acc, rej, bad) = campaign(&mut engine, 11, n);
     assert_eq!(bad, None);
@@ -124,7 +145,7 @@ fn planted_bugs_are_caught_by_the_campaign() {
     if !have_verilator() {
         return;
     }
-    let files = sources().expect("the checked-in engine");
+    let files = sources(Simulator::Verilator).expect("the checked-in engine");
     let bugs: [(&str, &str, &str); 5] = [
         (
             "a negative stride read as positive",
@@ -149,7 +170,8 @@ fn planted_bugs_are_caught_by_the_campaign() {
         ),
     ];
     for (what, from, to) in bugs {
-        let mut engine = VerilatorEngine::on(&planted(&files, from, to)).expect("the planted engine builds");
+        let mut engine =
+            InstrEngine::on(Simulator::Verilator, &planted(&files, from, to)).expect("the planted engine builds");
         let mut caught = None;
         for i in 0..600 {
             let c = case(5, i);
@@ -170,14 +192,59 @@ fn planted_bugs_are_caught_by_the_campaign() {
 }
 
 #[test]
+fn the_campaign_matches_golden_on_icarus_and_hdl_too() {
+    let mut engines = vec![crosslane_sim::engines::instr::open("hdl").expect("the hdl engine starts")];
+    if have_icarus() {
+        engines.push(Box::new(InstrEngine::new(Simulator::Icarus).expect("the Icarus engine builds")));
+    }
+    for mut engine in engines {
+        let (acc, rej, bad) = campaign(engine.as_mut(), 11, 6);
+        assert_eq!(bad, None, "{}", engine.name());
+        assert_eq!(acc + rej, 6);
+        assert!(acc >= 2, "{}: {acc} accepted", engine.name());
+    }
+}
+
+#[test]
+fn a_failing_instruction_leaves_a_vcd() {
+    if !have_icarus() {
+        return;
+    }
+    // The bug of a short beat's odd lane dropped: find a case it fails (on
+    // Verilator, quickly), then trace that case under Icarus.
+    let files = sources(Simulator::Verilator).expect("the checked-in engine");
+    let bug = planted(&files, "sum_o = da_2_q;", "sum_o = 32'h0;");
+    let mut engine = InstrEngine::on(Simulator::Verilator, &bug).expect("the planted engine builds");
+    let failing = (0..600)
+        .map(|i| case(5, i))
+        .find(|c| matches!(check(&mut engine, c), Ok(Verdict::Mismatch(_))))
+        .expect("the planted bug fails a case");
+    let dir = std::env::temp_dir().join(format!("crosslane-engine-vcd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let vcd = dir.join("failing.vcd");
+    let outcome = crosslane_sim::engines::instr::trace(&bug, &failing, &vcd).expect("the trace runs");
+    // The traced run fails the same way, and its waves are all there.
+    let want = golden(&failing).expect("within golden's limits");
+    match (&want, &outcome) {
+        (Ok(w), InstrOutcome::Done { reads, .. }) => assert_ne!(w, reads, "the traced run passed"),
+        (w, got) => panic!("golden {w:?}, the traced engine {got:?}"),
+    }
+    let text = std::fs::read_to_string(&vcd).expect("the VCD is written");
+    assert!(text.contains("$enddefinitions") && text.contains("wr_valid_o"), "not a VCD of the engine");
+    let last_time = text.lines().rev().find_map(|l| l.strip_prefix('#')).and_then(|t| t.parse::<u64>().ok());
+    assert!(last_time.is_some_and(|t| t > 20), "the VCD ends early: {last_time:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_hung_engine_is_a_failure_not_a_wait() {
     if !have_verilator() {
         return;
     }
     // The FSM never leaves RUN: the harness gives up after the case's limit.
-    let files = sources().expect("the checked-in engine");
+    let files = sources(Simulator::Verilator).expect("the checked-in engine");
     let hung = planted(&files, "state_d = s_drain;", "state_d = s_run;");
-    let mut engine = VerilatorEngine::on(&hung).expect("builds");
+    let mut engine = InstrEngine::on(Simulator::Verilator, &hung).expect("builds");
     let c = (0..).map(|i| case(3, i)).find(|c| c.inst.validate(c.partition_bytes).is_ok()).unwrap();
     match engine.run(&c).expect("the harness answers") {
         InstrOutcome::Fail(why) => assert!(why.contains("no done_o"), "{why}"),
@@ -206,4 +273,46 @@ fn the_engine_is_lint_clean_under_verilator_wall() {
         .output()
         .expect("verilator runs");
     assert!(!out.status.success());
+}
+
+#[test]
+fn verify_exec_runs_every_engine_and_its_shards_merge_to_the_whole() {
+    if !(have_verilator() && have_icarus()) {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("crosslane-exec-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = |name: &str| dir.join(name).to_str().expect("a UTF-8 path").to_string();
+    let run = |extra: &[&str], json: &str| {
+        let mut args =
+            vec!["verify", "--exec", "40", "--exec-icarus", "2", "--exec-hdl", "2", "--seed", "12", "--json"];
+        let json = path(json);
+        args.push(&json);
+        args.extend_from_slice(extra);
+        let (code, out, err) = common::run(&args, b"");
+        assert_eq!(code, 0, "{out}{err}");
+        for engine in ["verilator", "icarus", "hdl"] {
+            assert!(out.contains(&format!(" on {engine} against golden")), "{engine} did not run: {out}");
+        }
+        std::fs::read_to_string(&json).expect("the report")
+    };
+    let whole = run(&[], "whole.json");
+    run(&["--shard", "1/2"], "a.json");
+    run(&["--shard", "2/2"], "b.json");
+    let (code, out, err) =
+        common::run(&["merge", &path("a.json"), &path("b.json"), "--json", &path("merged.json")], b"");
+    assert_eq!(code, 0, "{out}{err}");
+    let tallies = |text: &str| serde_json::from_str::<Value>(text).expect("JSON")["engines"].clone();
+    let merged = std::fs::read_to_string(path("merged.json")).expect("the merged report");
+    assert_eq!(tallies(&merged), tallies(&whole));
+    assert_eq!(tallies(&whole)[0]["accepted"].as_u64().unwrap() + tallies(&whole)[0]["rejected"].as_u64().unwrap(), 40);
+    // One shard alone is not the campaign.
+    let (code, _, err) = common::run(&["merge", &path("a.json")], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("shards missing: 2/2"), "{err}");
+    // No instruction checked is a failure, never a pass.
+    let (code, out, _) = common::run(&["verify", "--exec", "0"], b"");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("no instruction was checked"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

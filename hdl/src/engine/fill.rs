@@ -110,7 +110,7 @@ impl Logic for LaneFill {
             self.width_mask.next = !(self.ones.val() << (self.eight.val() << bit_cast::<64, 2>(self.lg_i.val())));
         }
         self.masked.next = self.value_i.val() & self.width_mask.val();
-        self.placed.next = bit_cast::<512, 64>(self.masked.val()) << (bit_cast::<512, 7>(self.slot.q.val()) << 3);
+        self.placed.next = bit_cast::<512, 64>(self.masked.val()) << (bit_cast::<10, 7>(self.slot.q.val()) << 3);
         self.cur_beat.next = self.beat.q.val() | self.placed.val();
         self.cur_mask.next = self.mask.q.val() | (self.one64.val() << bit_cast::<64, 7>(self.slot.q.val()));
         self.next_slot.next = self.slot.q.val() + (self.one7.val() << bit_cast::<7, 2>(self.lg_i.val()));

@@ -458,7 +458,7 @@ impl Logic for Engine {
             self.m1.d.next = self.zero3.val();
         }
         self.m1_byte.d.next = self.src_walk.offset_o.val().get_bits::<6>(0);
-        self.row.next = self.rd_data_i.val() >> (bit_cast::<512, 6>(self.m1_byte.q.val()) << 3);
+        self.row.next = self.rd_data_i.val() >> (bit_cast::<9, 6>(self.m1_byte.q.val()) << 3);
         self.e2.d.next = self.row.val().get_bits::<64>(0);
         self.m2.d.next = self.m1.q.val();
         // Clocks t+2 .. t+6: to binary32, × scale.

@@ -2,7 +2,7 @@
 //! instruction.md §5 and the field-level views of the 64-byte instruction.
 
 use crate::cli::eval::{json_str, raw_id, with_id};
-use crate::engines::instr::{InstrCase, InstrOutcome, VerilatorEngine};
+use crate::engines::instr::{InstrCase, InstrOutcome, InstrRunner};
 use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{
     Dtype, Opcode, RawInstruction, ReduceAxis, ReduceOp, Tensor4d, DEFAULT_PARTITION_BYTES, PARTITIONS,
@@ -182,7 +182,7 @@ pub fn answer_line_on(
     line: &str,
     lineno: usize,
     out: &mut dyn Write,
-    rtl: Option<&mut VerilatorEngine>,
+    rtl: Option<&mut dyn InstrRunner>,
 ) -> std::io::Result<()> {
     let value: Value = match serde_json::from_str(line) {
         Ok(v) => v,
@@ -239,7 +239,7 @@ fn line_message(msg: &str, lineno: usize) -> String {
 }
 
 /// One case on the RTL engine: the JSON fields after the id, or the error.
-fn rtl_answer(obj: &Map<String, Value>, engine: &mut VerilatorEngine) -> Result<String, String> {
+fn rtl_answer(obj: &Map<String, Value>, engine: &mut dyn InstrRunner) -> Result<String, String> {
     let case = parse_case(obj)?;
     let golden = case.inst.validate(case.partition_bytes);
     if let Ok(valid) = &golden {

@@ -574,6 +574,7 @@ pub fn rtl_files() -> Result<Vec<GeneratedFile>, String> {
 pub const ENGINE_MODULE: &str = "crosslane_engine";
 pub const ENGINE_RTL: &str = "rtl/crosslane_engine.v";
 pub const ENGINE_HARNESS: &str = "tb/crosslane_engine_harness.cpp";
+pub const ENGINE_HARNESS_ICARUS: &str = "tb/crosslane_engine_harness_icarus.sv";
 
 /// The engine (hdl/src/engine) as rust-hdl emits it, post-passed like the
 /// fp units and folded into one file: every module it needs, named
@@ -650,6 +651,21 @@ pub fn engine_harness() -> Result<GeneratedFile, askama::Error> {
             read_latency: crosslane_hdl::engine::READ_LATENCY,
         }
         .render()?,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "crosslane_engine_harness_icarus.sv", escape = "none")]
+struct EngineHarnessIcarusTemplate {
+    header: String,
+    module: &'static str,
+}
+
+/// The engine's Icarus harness: the Verilator harness's SBUF and protocol in SystemVerilog.
+pub fn engine_harness_icarus() -> Result<GeneratedFile, askama::Error> {
+    Ok(GeneratedFile {
+        path: PathBuf::from(ENGINE_HARNESS_ICARUS),
+        contents: EngineHarnessIcarusTemplate { header: header_line(), module: ENGINE_MODULE }.render()?,
     })
 }
 
@@ -882,6 +898,7 @@ pub fn files() -> Result<Vec<GeneratedFile>, String> {
     all.push(engine_rtl()?);
     all.push(engine_waivers());
     all.push(engine_harness().map_err(|e| format!("cannot render a template: {e}"))?);
+    all.push(engine_harness_icarus().map_err(|e| format!("cannot render a template: {e}"))?);
     let cases = tb_cases();
     all.push(GeneratedFile {
         path: PathBuf::from("tb/vectors.hex"),

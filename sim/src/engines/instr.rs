@@ -1,14 +1,14 @@
 //! The instruction engine (`generated/rtl/crosslane_engine.v`) under
-//! Verilator, behind its harness (`generated/tb/crosslane_engine_harness.cpp`,
-//! which holds the SBUF): a case in (an SBUF image, the instruction, the
+//! Verilator or Icarus, behind a harness that holds the SBUF
+//! (`generated/tb/crosslane_engine_harness.cpp`, `..._icarus.sv`): a case in (an SBUF image, the instruction, the
 //! regions to read back), the engine's verdict, its clocks and the regions out.
 
-use super::rtl::{cached_build, VERILATOR_BUILD};
-use crate::emit::{GeneratedFile, ENGINE_HARNESS, ENGINE_MODULE, ENGINE_RTL};
+use super::rtl::{cached_build, Simulator, VERILATOR_BUILD};
+use crate::emit::{GeneratedFile, ENGINE_HARNESS, ENGINE_HARNESS_ICARUS, ENGINE_MODULE, ENGINE_RTL};
 use crate::tools::{generated_dir, require};
 use crosslane_golden::instruction::{RawInstruction, RULE_NAMES};
 use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// One instruction on an SBUF image.
@@ -42,10 +42,38 @@ impl InstrOutcome {
     }
 }
 
-/// The checked-in files the Verilator build compiles.
-pub fn sources() -> Result<Vec<GeneratedFile>, String> {
+/// An engine that runs instructions: the RTL under a simulator
+/// ([`InstrEngine`]) or rust-hdl's simulation
+/// ([`super::hdl_instr::HdlInstrEngine`]).
+pub trait InstrRunner {
+    /// Run one case.
+    fn run(&mut self, case: &InstrCase) -> Result<InstrOutcome, String>;
+    /// The engine's name (`hdl`, `verilator`, `icarus`).
+    fn name(&self) -> &'static str;
+}
+
+/// The instruction engines by name: `hdl`, `verilator`, `icarus`.
+pub fn open(name: &str) -> Result<Box<dyn InstrRunner>, String> {
+    Ok(match name {
+        "hdl" => Box::new(super::hdl_instr::HdlInstrEngine::new()?),
+        "verilator" => Box::new(InstrEngine::new(Simulator::Verilator)?),
+        "icarus" => Box::new(InstrEngine::new(Simulator::Icarus)?),
+        other => return Err(format!("unknown engine '{other}' (golden, hdl, verilator, icarus)")),
+    })
+}
+
+/// The harness each simulator runs the engine in.
+fn harness(sim: Simulator) -> &'static str {
+    match sim {
+        Simulator::Verilator => ENGINE_HARNESS,
+        Simulator::Icarus => ENGINE_HARNESS_ICARUS,
+    }
+}
+
+/// The checked-in files `sim`'s build compiles: the engine and its harness.
+pub fn sources(sim: Simulator) -> Result<Vec<GeneratedFile>, String> {
     let root = generated_dir();
-    [ENGINE_RTL, ENGINE_HARNESS]
+    [ENGINE_RTL, harness(sim)]
         .iter()
         .map(|p| {
             let path = root.join(p);
@@ -56,45 +84,76 @@ pub fn sources() -> Result<Vec<GeneratedFile>, String> {
         .collect()
 }
 
-/// Build (or find in the cache) the engine's Verilator model over `files`.
-pub fn build(files: &[GeneratedFile]) -> Result<PathBuf, String> {
-    require("the Verilator engine", &["verilator"], "verilator")?;
-    let built = cached_build("verilator-engine", b"", files, "harness", |dir| {
-        let mut c = Command::new("verilator");
-        c.args(VERILATOR_BUILD)
-            .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", ENGINE_MODULE])
-            .arg("-Mdir")
-            .arg(dir.join("obj"))
-            .arg("-o")
-            .arg(dir.join("harness"))
-            .args(files.iter().map(|f| dir.join(&f.path)))
-            .args(["-CFLAGS", "-O2"])
-            // Code run once unoptimized, as the unit's (D57).
-            .args(["-MAKEFLAGS", "OPT_SLOW=-O0"]);
-        c
-    })
-    .map_err(|e| e.0)?;
-    Ok(built.exe)
+/// Build (or find in the cache) the engine's model under `sim` over `files`
+/// ([`sources`] or a variant of them): the executable (Verilator) or the
+/// vvp image (Icarus).
+pub fn build(sim: Simulator, files: &[GeneratedFile]) -> Result<PathBuf, String> {
+    let built = match sim {
+        Simulator::Verilator => {
+            require("the Verilator engine", &["verilator", "make", "g++"], "verilator")?;
+            cached_build("verilator-engine", b"", files, "harness", |dir| {
+                let mut c = Command::new("verilator");
+                c.args(VERILATOR_BUILD)
+                    .args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", ENGINE_MODULE])
+                    .arg("-Mdir")
+                    .arg(dir.join("obj"))
+                    .arg("-o")
+                    .arg(dir.join("harness"))
+                    .args(files.iter().map(|f| dir.join(&f.path)))
+                    .args(["-CFLAGS", "-O2"])
+                    // Code run once unoptimized, as the unit's (D57).
+                    .args(["-MAKEFLAGS", "OPT_SLOW=-O0"]);
+                c
+            })
+        }
+        Simulator::Icarus => {
+            require("the Icarus engine", &["iverilog", "vvp"], "iverilog")?;
+            cached_build("icarus-engine", b"", files, "harness.vvp", |dir| {
+                let mut c = Command::new("iverilog");
+                c.args(["-g2012", "-s", &format!("{ENGINE_MODULE}_harness_icarus"), "-o"])
+                    .arg(dir.join("harness.vvp"))
+                    .args(files.iter().map(|f| dir.join(&f.path)));
+                c
+            })
+        }
+    };
+    Ok(built.map_err(|e| e.0)?.exe)
 }
 
-/// The engine running under Verilator, one case at a time.
-pub struct VerilatorEngine {
+/// The engine running under a simulator, one case at a time.
+pub struct InstrEngine {
+    sim: Simulator,
     child: Child,
-    input: BufWriter<ChildStdin>,
+    /// None once closed (the harness then ends).
+    input: Option<BufWriter<ChildStdin>>,
     output: BufReader<ChildStdout>,
     cases: u64,
 }
 
-impl VerilatorEngine {
+impl InstrEngine {
     /// On the checked-in RTL.
-    pub fn new() -> Result<VerilatorEngine, String> {
-        VerilatorEngine::on(&sources()?)
+    pub fn new(sim: Simulator) -> Result<InstrEngine, String> {
+        InstrEngine::on(sim, &sources(sim)?)
     }
 
     /// On `files` ([`sources`], some of them changed: a planted bug).
-    pub fn on(files: &[GeneratedFile]) -> Result<VerilatorEngine, String> {
-        let exe = build(files)?;
-        let mut child = Command::new(&exe)
+    pub fn on(sim: Simulator, files: &[GeneratedFile]) -> Result<InstrEngine, String> {
+        InstrEngine::start(sim, &build(sim, files)?, None)
+    }
+
+    fn start(sim: Simulator, exe: &Path, vcd: Option<&Path>) -> Result<InstrEngine, String> {
+        let mut command = match sim {
+            Simulator::Verilator => Command::new(exe),
+            Simulator::Icarus => {
+                let mut c = Command::new("vvp");
+                c.arg("-n").arg(exe);
+                if let Some(vcd) = vcd {
+                    c.arg(format!("+vcd={}", vcd.display()));
+                }
+                c
+            }
+        };
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -102,40 +161,81 @@ impl VerilatorEngine {
             .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
         let input = BufWriter::new(child.stdin.take().ok_or("the harness has no stdin")?);
         let output = BufReader::new(child.stdout.take().ok_or("the harness has no stdout")?);
-        Ok(VerilatorEngine { child, input, output, cases: 0 })
+        Ok(InstrEngine { sim, child, input: Some(input), output, cases: 0 })
+    }
+}
+
+impl InstrRunner for InstrEngine {
+    fn name(&self) -> &'static str {
+        self.sim.name()
     }
 
-    /// Run one case.
-    pub fn run(&mut self, case: &InstrCase) -> Result<InstrOutcome, String> {
+    fn run(&mut self, case: &InstrCase) -> Result<InstrOutcome, String> {
         self.cases += 1;
         let id = self.cases;
-        let mut text = format!("C {id} {}\n", case.partition_bytes);
-        for (p, o, bytes) in &case.writes {
-            for (i, chunk) in bytes.chunks(1 << 16).enumerate() {
-                text.push_str(&format!("W {p} {} {}\n", o + (i << 16), hex(chunk)));
-            }
-        }
-        text.push_str(&format!("I {} {}\n", case.inst.to_hex(), clock_limit(&case.inst)));
-        for (p, o, len) in &case.reads {
-            text.push_str(&format!("R {p} {o} {len}\n"));
-        }
-        text.push_str("E\n");
-        let io = |e: std::io::Error| format!("the engine's harness: {e}");
-        self.input.write_all(text.as_bytes()).map_err(io)?;
-        self.input.flush().map_err(io)?;
+        let name = self.sim.name();
+        let io = |e: std::io::Error| format!("the engine's harness ({name}): {e}");
+        let text = requests(id, case);
+        let input = self.input.as_mut().ok_or("the engine's harness is closed")?;
+        input.write_all(text.as_bytes()).map_err(io)?;
+        input.flush().map_err(io)?;
         let mut line = String::new();
-        if self.output.read_line(&mut line).map_err(io)? == 0 {
-            return Err("the engine's harness stopped without answering".into());
+        // vvp prints its own "VCD info: ..." lines on stdout when dumping.
+        while line.is_empty() || line.starts_with("VCD ") {
+            line.clear();
+            if self.output.read_line(&mut line).map_err(io)? == 0 {
+                return Err(format!("the engine's harness ({name}) stopped without answering"));
+            }
         }
         parse_answer(line.trim_end_matches('\n'), id, case.reads.len())
     }
 }
 
-impl Drop for VerilatorEngine {
+impl Drop for InstrEngine {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The harness's request lines for case `id` (the protocol in
+/// `generated/tb/crosslane_engine_harness.cpp`); writes cut into lines of at
+/// most 64 bytes, which both harnesses take.
+fn requests(id: u64, case: &InstrCase) -> String {
+    let mut text = format!("C {id} {}\n", case.partition_bytes);
+    for (p, o, bytes) in &case.writes {
+        for (i, chunk) in bytes.chunks(WRITE_LINE_BYTES).enumerate() {
+            text.push_str(&format!("W {p} {} {}\n", o + i * WRITE_LINE_BYTES, hex(chunk)));
+        }
+    }
+    text.push_str(&format!("I {} {}\n", case.inst.to_hex(), clock_limit(&case.inst)));
+    for (p, o, len) in &case.reads {
+        text.push_str(&format!("R {p} {o} {len}\n"));
+    }
+    text.push_str("E\n");
+    text
+}
+
+/// The most bytes a `W` line carries (the Icarus harness reads one into a 512-bit number).
+const WRITE_LINE_BYTES: usize = 64;
+
+/// Run `case` alone on the Icarus engine over `files` with its waves dumped
+/// to `vcd`: what a failing instruction leaves behind. The engine starts from
+/// reset, so the waves show this instruction alone.
+pub fn trace(files: &[GeneratedFile], case: &InstrCase, vcd: &Path) -> Result<InstrOutcome, String> {
+    let icarus: Vec<GeneratedFile> = files
+        .iter()
+        .filter(|f| f.path.as_path() != Path::new(ENGINE_HARNESS))
+        .cloned()
+        .chain(sources(Simulator::Icarus)?.into_iter().filter(|f| f.path.as_path() == Path::new(ENGINE_HARNESS_ICARUS)))
+        .collect();
+    let exe = build(Simulator::Icarus, &icarus)?;
+    let mut engine = InstrEngine::start(Simulator::Icarus, &exe, Some(vcd))?;
+    let outcome = engine.run(case)?;
+    // Close stdin so the harness ends and writes the whole VCD.
+    engine.input = None;
+    engine.child.wait().map_err(|e| format!("the Icarus harness: {e}"))?;
+    Ok(outcome)
 }
 
 /// The clocks an instruction may take before the harness calls it hung:

@@ -3,6 +3,7 @@
 //! [`open`] starts one by name.
 
 pub mod hdl;
+pub mod hdl_instr;
 pub mod instr;
 pub mod rtl;
 
