@@ -120,6 +120,9 @@ def design(config, rtl_dir):
             raise RuntimeError(f"no stage '{op}' (have: {', '.join(STAGES)})")
         module, wrapper = STAGES[op]
         return [*components(rtl_dir), HERE / "stage_fold.v", wrapper], module, None
+    if unit == "engine":
+        # The RTL engine (one self-contained file) in a harness of its ports.
+        return [pathlib.Path(rtl_dir) / "crosslane_engine.v"], "crosslane_engine", None
     if unit == "fp":
         # fp:f32_add:L, an fp unit at latency L (crosslane_f32_add_l<L>), in a harness of its ports (fp_harness).
         name, _, latency = op.partition(":")
@@ -131,19 +134,23 @@ def design(config, rtl_dir):
     every = unit.removeprefix("every")
     if not every.isdigit() or int(every) not in EVERY:
         raise RuntimeError(
-            f"unknown configuration '{config}' (everyK or everyK:OP, K in {EVERY}, handwritten:OP or stage:NAME)"
+            f"unknown configuration '{config}' (everyK or everyK:OP, K in {EVERY}, handwritten:OP, stage:NAME, fp:UNIT:LATENCY or engine)"
         )
     module = "crosslane_reduce" if every == "1" else f"crosslane_reduce_every{every}"
     return [pathlib.Path(rtl_dir) / f"{module}.v", *components(rtl_dir)], module, (op_code(op) if op else None)
 
 
-def fp_harness(top):
-    """The registered harness of an fp unit (fp:UNIT:L), written from its
-    top's ports:
-    a shift register loaded a byte a clock while `load` is high drives every
-    input port, the output ports are folded into 8 registered bits."""
+def fp_harness(top, module=None):
+    """The registered harness of an fp unit (fp:UNIT:L) or of the engine,
+    written from the ports of its top (`module` in the file `top`, or the
+    file's first module): a shift register loaded a byte a clock while `load`
+    is high drives every input port but the clock, the output ports are
+    folded into 8 registered bits."""
     text = pathlib.Path(top).read_text()
-    ports = re.findall(r"^\s*(input|output) wire\s+(?:\[(\d+):0\])?\s*(\w+);", text, re.M)
+    if module is not None:
+        start = text.index(f"module {module}(")
+        text = text[start : text.index("endmodule", start)]
+    ports = re.findall(r"^\s*(input|output) (?:wire|reg)\s+(?:\[(\d+):0\])?\s*(\w+);", text, re.M)
     by = {"input": [], "output": []}
     for d, h, n in ports:
         if n != "clk_i":
@@ -183,8 +190,8 @@ def synthesize(config, rtl_dir, work):
     work.mkdir(parents=True, exist_ok=True)
     for rtl in files:
         shutil.copy(rtl, work / rtl.name)
-    if config.startswith("fp:"):
-        (work / "fpga_harness.v").write_text(fp_harness(pathlib.Path(rtl_dir) / f"{module}.v"))
+    if config.startswith("fp:") or config == "engine":
+        (work / "fpga_harness.v").write_text(fp_harness(pathlib.Path(rtl_dir) / f"{module}.v", module))
     else:
         shutil.copy(HARNESS, work / "fpga_harness.v")
     params = "" if tied is None else f"chparam -set TIED 1 -set TIE_OP {tied} crosslane_fpga_harness\n"

@@ -28,6 +28,8 @@ pub mod wave;
 pub mod emit;
 
 pub mod engines;
+/// The engine's throughput by pattern and dtype (`crosslane bench --exec`).
+pub mod exec_bench;
 pub mod exec_campaign;
 
 pub mod verify;

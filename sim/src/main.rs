@@ -230,6 +230,16 @@ enum Command {
         /// With --suite: exit 1 if a ratio fell more than 25% below this file's.
         #[arg(long, requires = "suite")]
         check: Option<std::path::PathBuf>,
+        /// The RTL engine's throughput instead: clocks by pattern and dtype
+        /// on --exec-engine (every case checked against golden).
+        #[arg(long, conflicts_with = "suite")]
+        exec: bool,
+        /// With --exec: verilator, icarus or hdl (the clocks are the same on each).
+        #[arg(long, default_value = "verilator", requires = "exec")]
+        exec_engine: String,
+        /// With --exec: write the table into this page, between its markers.
+        #[arg(long, requires = "exec")]
+        exec_docs: Option<std::path::PathBuf>,
     },
 }
 
@@ -752,6 +762,39 @@ fn bench(kind: EngineKind, n: usize, runs: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// `bench --exec`: the engine's clocks by pattern and dtype, and the
+/// simulator's wall-clock rate beside them.
+fn bench_exec(engine: &str, docs: Option<&std::path::Path>) -> Result<bool, String> {
+    use crosslane_sim::exec_bench;
+    let fail = |e: String| format!("crosslane bench --exec: {e}");
+    // The page must have the markers before anything is measured.
+    let page = match docs {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| fail(format!("cannot read {}: {e}", p.display())))?;
+            exec_bench::write_into(&text, "").map_err(|e| fail(format!("{}: {e}", p.display())))?;
+            Some((p, text))
+        }
+        None => None,
+    };
+    let mut runner = crosslane_sim::engines::instr::open(engine).map_err(fail)?;
+    let rows = exec_bench::run(runner.as_mut()).map_err(fail)?;
+    let table = exec_bench::markdown(&rows);
+    print!("{table}");
+    let clocks: u64 = rows.iter().map(|r| r.cycles).sum();
+    let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
+    println!(
+        "{engine}: {} instructions, {clocks} clocks in {seconds:.2} s: {:.0} clocks/s of simulation",
+        rows.len(),
+        clocks as f64 / seconds.max(1e-9)
+    );
+    if let Some((p, text)) = page {
+        let new = exec_bench::write_into(&text, &table).map_err(fail)?;
+        crosslane_sim::tools::write_atomic(p, new.as_bytes()).map_err(fail)?;
+        println!("wrote the table into {}", p.display());
+    }
+    Ok(true)
+}
+
 fn bench_suite(
     runs: usize,
     docs: &[std::path::PathBuf],
@@ -1056,8 +1099,10 @@ fn main() -> ExitCode {
                 prove_configs(&config, rtl.as_deref(), &ops, timeout, jobs, json.as_deref(), form == Form::Fast)
             }
         }
-        Command::Bench { engine, cases, runs, suite, docs, record, check } => {
-            if suite {
+        Command::Bench { engine, cases, runs, suite, docs, record, check, exec, exec_engine, exec_docs } => {
+            if exec {
+                bench_exec(&exec_engine, exec_docs.as_deref())
+            } else if suite {
                 bench_suite(runs, &docs, record.as_deref(), check.as_deref())
             } else {
                 bench(engine, cases, runs).map(|_| true)

@@ -316,3 +316,22 @@ fn verify_exec_runs_every_engine_and_its_shards_merge_to_the_whole() {
     assert!(out.contains("no instruction was checked"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_throughput_table_in_the_docs_is_what_the_engine_does() {
+    if !have_verilator() {
+        return;
+    }
+    use crosslane_sim::exec_bench;
+    let mut engine = InstrEngine::new(Simulator::Verilator).expect("the engine builds");
+    let rows = exec_bench::run(&mut engine).expect("every bench case matches golden");
+    assert_eq!(rows.len(), exec_bench::PATTERNS.len() * exec_bench::KINDS.len());
+    assert!(rows.iter().all(|r| r.cycles > 0 && r.elements > 0));
+    let page = std::fs::read_to_string(common::root().join("docs/engine.md")).expect("docs/engine.md");
+    let table = exec_bench::markdown(&rows);
+    assert_eq!(
+        exec_bench::write_into(&page, &table).expect("the page has the markers"),
+        page,
+        "docs/engine.md's throughput table is stale: run `crosslane bench --exec --exec-docs docs/engine.md`"
+    );
+}

@@ -11,6 +11,11 @@ pub fn examples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec/examples")
 }
 
+/// The checkout's root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
 /// Run `crosslane ARGS` with `input` on stdin: (exit code, stdout, stderr).
 pub fn run(args: &[&str], input: &[u8]) -> (i32, String, String) {
     run_with_env(args, input, &[])
