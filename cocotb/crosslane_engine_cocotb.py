@@ -139,6 +139,8 @@ class Harness:
             await self.clock()
             cycles += 1
         accepted, rule = int(dut.accepted_o.value), int(dut.rule_o.value)
+        if int(dut.wr_valid_o.value):
+            raise AssertionError(f"case {case.get('id')}: a write in the done_o clock")
         self.executing = False
         await self.clock()
         if int(dut.wr_valid_o.value):

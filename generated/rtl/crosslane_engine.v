@@ -30,25 +30,21 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     // Constant declarations
     localparam  sizes = 32'h3aa550c;
     localparam  op_max = 9'b100111100;
-    localparam  op_or_0 = 9'b101010000;
-    localparam  op_or_1 = 9'b101010001;
-    localparam  op_or_2 = 9'b101010010;
-    localparam  op_and_0 = 9'b101001000;
-    localparam  op_and_1 = 9'b101001001;
-    localparam  op_and_2 = 9'b101001010;
-    localparam  op_xor_0 = 9'b101011000;
-    localparam  op_xor_1 = 9'b101011001;
-    localparam  op_xor_2 = 9'b101011010;
+    localparam  op_or = 9'b101010010;
+    localparam  op_and = 9'b101001010;
+    localparam  op_xor = 9'b101011010;
+    localparam  one16 = 16'h1;
+    localparam  zero64 = 64'h0;
+    localparam  lanes16 = 16'h10;
+    localparam  row_bytes = 16'h40;
     localparam  ones = 64'hffffffffffffffff;
     localparam  zero3 = 3'b0;
     localparam  one3 = 3'b1;
     localparam  zero4 = 4'h0;
     localparam  zero8 = 8'h0;
     localparam  one8 = 8'h1;
-    localparam  zero16 = 16'h0;
     localparam  zero512 = 512'h0;
     localparam  lg0 = 2'b0;
-    localparam  lg1 = 2'b1;
     localparam  lg2 = 2'b10;
     localparam  lg3 = 2'b11;
     localparam  op_average = 8'h1;
@@ -59,7 +55,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     localparam  one64 = 64'h1;
     localparam  eight = 64'h8;
     localparam  check_done = 8'h2;
-    localparam  depth_done = 8'h12;
+    localparam  depth_done = 8'h13;
     localparam  s_idle = 3'b0;
     localparam  s_check = 3'b1;
     localparam  s_run = 3'b10;
@@ -97,6 +93,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     reg  src_walk_step_i;
     reg  [159:0] src_walk_tensor_i;
     reg  [1:0] src_walk_lg_i;
+    reg  [4:0] src_walk_adv_i;
+    wire  [15:0] src_walk_run_left_o;
     wire  [20:0] src_walk_offset_o;
     wire  src_walk_last_o;
     reg  dst_walk_clk_i;
@@ -104,54 +102,174 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     reg  dst_walk_step_i;
     reg  [159:0] dst_walk_tensor_i;
     reg  [1:0] dst_walk_lg_i;
+    reg  [4:0] dst_walk_adv_i;
+    wire  [15:0] dst_walk_run_left_o;
     wire  [20:0] dst_walk_offset_o;
     wire  dst_walk_last_o;
-    reg  [2:0] m1_d;
-    wire  [2:0] m1_q;
+    reg  [7:0] m1_d;
+    wire  [7:0] m1_q;
     reg  [5:0] m1_byte_d;
     wire  [5:0] m1_byte_q;
-    reg  [63:0] e2_d;
-    wire  [63:0] e2_q;
-    reg  [2:0] m2_d;
-    wire  [2:0] m2_q;
-    reg  to_f32_clk_i;
-    reg  [63:0] to_f32_bits_i;
-    reg  [3:0] to_f32_dtype_i;
-    wire  [31:0] to_f32_f32_o;
-    reg  mul_clk_i;
-    reg  [31:0] mul_a_i;
-    reg  [31:0] mul_b_i;
-    wire  [31:0] mul_product_o;
-    reg  [31:0] conv_wait_0_d;
-    wire  [31:0] conv_wait_0_q;
-    reg  [31:0] conv_wait_1_d;
-    wire  [31:0] conv_wait_1_q;
-    reg  [63:0] raw_wait_0_d;
-    wire  [63:0] raw_wait_0_q;
-    reg  [63:0] raw_wait_1_d;
-    wire  [63:0] raw_wait_1_q;
-    reg  [63:0] raw_wait_2_d;
-    wire  [63:0] raw_wait_2_q;
-    reg  [63:0] raw_wait_3_d;
-    wire  [63:0] raw_wait_3_q;
-    reg  [2:0] meta_wait_0_d;
-    wire  [2:0] meta_wait_0_q;
-    reg  [2:0] meta_wait_1_d;
-    wire  [2:0] meta_wait_1_q;
-    reg  [2:0] meta_wait_2_d;
-    wire  [2:0] meta_wait_2_q;
-    reg  [2:0] meta_wait_3_d;
-    wire  [2:0] meta_wait_3_q;
+    reg  [7:0] m2_d;
+    wire  [7:0] m2_q;
+    reg  lanes_0_clk_i;
+    reg  [511:0] lanes_0_row_i;
+    reg  [1:0] lanes_0_lg_i;
+    reg  [3:0] lanes_0_dtype_i;
+    reg  [31:0] lanes_0_scale_i;
+    wire  [511:0] lanes_0_raw_o;
+    wire  [511:0] lanes_0_conv_o;
+    wire  [511:0] lanes_0_product_o;
+    reg  lanes_1_clk_i;
+    reg  [511:0] lanes_1_row_i;
+    reg  [1:0] lanes_1_lg_i;
+    reg  [3:0] lanes_1_dtype_i;
+    reg  [31:0] lanes_1_scale_i;
+    wire  [511:0] lanes_1_raw_o;
+    wire  [511:0] lanes_1_conv_o;
+    wire  [511:0] lanes_1_product_o;
+    reg  lanes_2_clk_i;
+    reg  [511:0] lanes_2_row_i;
+    reg  [1:0] lanes_2_lg_i;
+    reg  [3:0] lanes_2_dtype_i;
+    reg  [31:0] lanes_2_scale_i;
+    wire  [511:0] lanes_2_raw_o;
+    wire  [511:0] lanes_2_conv_o;
+    wire  [511:0] lanes_2_product_o;
+    reg  lanes_3_clk_i;
+    reg  [511:0] lanes_3_row_i;
+    reg  [1:0] lanes_3_lg_i;
+    reg  [3:0] lanes_3_dtype_i;
+    reg  [31:0] lanes_3_scale_i;
+    wire  [511:0] lanes_3_raw_o;
+    wire  [511:0] lanes_3_conv_o;
+    wire  [511:0] lanes_3_product_o;
+    reg  lanes_4_clk_i;
+    reg  [511:0] lanes_4_row_i;
+    reg  [1:0] lanes_4_lg_i;
+    reg  [3:0] lanes_4_dtype_i;
+    reg  [31:0] lanes_4_scale_i;
+    wire  [511:0] lanes_4_raw_o;
+    wire  [511:0] lanes_4_conv_o;
+    wire  [511:0] lanes_4_product_o;
+    reg  lanes_5_clk_i;
+    reg  [511:0] lanes_5_row_i;
+    reg  [1:0] lanes_5_lg_i;
+    reg  [3:0] lanes_5_dtype_i;
+    reg  [31:0] lanes_5_scale_i;
+    wire  [511:0] lanes_5_raw_o;
+    wire  [511:0] lanes_5_conv_o;
+    wire  [511:0] lanes_5_product_o;
+    reg  lanes_6_clk_i;
+    reg  [511:0] lanes_6_row_i;
+    reg  [1:0] lanes_6_lg_i;
+    reg  [3:0] lanes_6_dtype_i;
+    reg  [31:0] lanes_6_scale_i;
+    wire  [511:0] lanes_6_raw_o;
+    wire  [511:0] lanes_6_conv_o;
+    wire  [511:0] lanes_6_product_o;
+    reg  lanes_7_clk_i;
+    reg  [511:0] lanes_7_row_i;
+    reg  [1:0] lanes_7_lg_i;
+    reg  [3:0] lanes_7_dtype_i;
+    reg  [31:0] lanes_7_scale_i;
+    wire  [511:0] lanes_7_raw_o;
+    wire  [511:0] lanes_7_conv_o;
+    wire  [511:0] lanes_7_product_o;
+    reg  lanes_8_clk_i;
+    reg  [511:0] lanes_8_row_i;
+    reg  [1:0] lanes_8_lg_i;
+    reg  [3:0] lanes_8_dtype_i;
+    reg  [31:0] lanes_8_scale_i;
+    wire  [511:0] lanes_8_raw_o;
+    wire  [511:0] lanes_8_conv_o;
+    wire  [511:0] lanes_8_product_o;
+    reg  lanes_9_clk_i;
+    reg  [511:0] lanes_9_row_i;
+    reg  [1:0] lanes_9_lg_i;
+    reg  [3:0] lanes_9_dtype_i;
+    reg  [31:0] lanes_9_scale_i;
+    wire  [511:0] lanes_9_raw_o;
+    wire  [511:0] lanes_9_conv_o;
+    wire  [511:0] lanes_9_product_o;
+    reg  lanes_10_clk_i;
+    reg  [511:0] lanes_10_row_i;
+    reg  [1:0] lanes_10_lg_i;
+    reg  [3:0] lanes_10_dtype_i;
+    reg  [31:0] lanes_10_scale_i;
+    wire  [511:0] lanes_10_raw_o;
+    wire  [511:0] lanes_10_conv_o;
+    wire  [511:0] lanes_10_product_o;
+    reg  lanes_11_clk_i;
+    reg  [511:0] lanes_11_row_i;
+    reg  [1:0] lanes_11_lg_i;
+    reg  [3:0] lanes_11_dtype_i;
+    reg  [31:0] lanes_11_scale_i;
+    wire  [511:0] lanes_11_raw_o;
+    wire  [511:0] lanes_11_conv_o;
+    wire  [511:0] lanes_11_product_o;
+    reg  lanes_12_clk_i;
+    reg  [511:0] lanes_12_row_i;
+    reg  [1:0] lanes_12_lg_i;
+    reg  [3:0] lanes_12_dtype_i;
+    reg  [31:0] lanes_12_scale_i;
+    wire  [511:0] lanes_12_raw_o;
+    wire  [511:0] lanes_12_conv_o;
+    wire  [511:0] lanes_12_product_o;
+    reg  lanes_13_clk_i;
+    reg  [511:0] lanes_13_row_i;
+    reg  [1:0] lanes_13_lg_i;
+    reg  [3:0] lanes_13_dtype_i;
+    reg  [31:0] lanes_13_scale_i;
+    wire  [511:0] lanes_13_raw_o;
+    wire  [511:0] lanes_13_conv_o;
+    wire  [511:0] lanes_13_product_o;
+    reg  lanes_14_clk_i;
+    reg  [511:0] lanes_14_row_i;
+    reg  [1:0] lanes_14_lg_i;
+    reg  [3:0] lanes_14_dtype_i;
+    reg  [31:0] lanes_14_scale_i;
+    wire  [511:0] lanes_14_raw_o;
+    wire  [511:0] lanes_14_conv_o;
+    wire  [511:0] lanes_14_product_o;
+    reg  lanes_15_clk_i;
+    reg  [511:0] lanes_15_row_i;
+    reg  [1:0] lanes_15_lg_i;
+    reg  [3:0] lanes_15_dtype_i;
+    reg  [31:0] lanes_15_scale_i;
+    wire  [511:0] lanes_15_raw_o;
+    wire  [511:0] lanes_15_conv_o;
+    wire  [511:0] lanes_15_product_o;
+    reg  [511:0] conv_wait_0_d;
+    wire  [511:0] conv_wait_0_q;
+    reg  [511:0] conv_wait_1_d;
+    wire  [511:0] conv_wait_1_q;
+    reg  [511:0] raw_wait_0_d;
+    wire  [511:0] raw_wait_0_q;
+    reg  [511:0] raw_wait_1_d;
+    wire  [511:0] raw_wait_1_q;
+    reg  [511:0] raw_wait_2_d;
+    wire  [511:0] raw_wait_2_q;
+    reg  [511:0] raw_wait_3_d;
+    wire  [511:0] raw_wait_3_q;
+    reg  [7:0] meta_wait_0_d;
+    wire  [7:0] meta_wait_0_q;
+    reg  [7:0] meta_wait_1_d;
+    wire  [7:0] meta_wait_1_q;
+    reg  [7:0] meta_wait_2_d;
+    wire  [7:0] meta_wait_2_q;
+    reg  [7:0] meta_wait_3_d;
+    wire  [7:0] meta_wait_3_q;
     reg  fill_clk_i;
     reg  fill_clear_i;
     reg  fill_valid_i;
-    reg  [63:0] fill_value_i;
+    reg  [511:0] fill_lanes_i;
+    reg  [4:0] fill_count_i;
     reg  fill_first_i;
     reg  fill_last_i;
-    reg  [1:0] fill_lg_i;
     wire  fill_valid_o;
     wire  [511:0] fill_beat_o;
-    wire  [63:0] fill_mask_o;
+    wire  [15:0] fill_mask_o;
     wire  fill_first_o;
     wire  fill_last_o;
     reg  beat_sum_clk_i;
@@ -233,16 +351,22 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     reg  fold_last;
     reg  final_elem;
     reg  [511:0] row;
-    reg  [63:0] value6;
-    reg  [15:0] lanes_valid;
+    reg  [511:0] conv;
+    reg  [511:0] product;
+    reg  [511:0] raw;
+    reg  [511:0] value6;
+    reg  [63:0] vbool;
+    reg  wide;
+    reg  [15:0] row_left;
+    reg  [15:0] chunk;
     reg  [31:0] beat_value;
     reg  [63:0] res_value;
     reg  [63:0] pattern;
-    reg  [511:0] wide;
+    reg  [511:0] wr_wide;
     reg  [63:0] width_mask;
     
     // Sub module instances
-    crosslane_engine__inst inst(
+    crosslane_engine__conv_wait_0 inst(
         .d(inst_d),
         .q(inst_q),
         .clock(clk_i)
@@ -305,6 +429,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .step_i(src_walk_step_i),
         .tensor_i(src_walk_tensor_i),
         .lg_i(src_walk_lg_i),
+        .adv_i(src_walk_adv_i),
+        .run_left_o(src_walk_run_left_o),
         .offset_o(src_walk_offset_o),
         .last_o(src_walk_last_o)
     );
@@ -314,10 +440,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .step_i(dst_walk_step_i),
         .tensor_i(dst_walk_tensor_i),
         .lg_i(dst_walk_lg_i),
+        .adv_i(dst_walk_adv_i),
+        .run_left_o(dst_walk_run_left_o),
         .offset_o(dst_walk_offset_o),
         .last_o(dst_walk_last_o)
     );
-    crosslane_engine__beat_meta_0 m1(
+    crosslane_engine__channel m1(
         .d(m1_d),
         .q(m1_q),
         .clock(clk_i)
@@ -327,27 +455,170 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .q(m1_byte_q),
         .clock(clk_i)
     );
-    crosslane_engine__e2 e2(
-        .d(e2_d),
-        .q(e2_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__beat_meta_0 m2(
+    crosslane_engine__channel m2(
         .d(m2_d),
         .q(m2_q),
         .clock(clk_i)
     );
-    crosslane_engine__to_f32 to_f32(
-        .clk_i(to_f32_clk_i),
-        .bits_i(to_f32_bits_i),
-        .dtype_i(to_f32_dtype_i),
-        .f32_o(to_f32_f32_o)
+    crosslane_engine__lanes_0 #(.at8(10'b0), .at32(10'b0)) lanes_0(
+        .clk_i(lanes_0_clk_i),
+        .row_i(lanes_0_row_i),
+        .lg_i(lanes_0_lg_i),
+        .dtype_i(lanes_0_dtype_i),
+        .scale_i(lanes_0_scale_i),
+        .raw_o(lanes_0_raw_o),
+        .conv_o(lanes_0_conv_o),
+        .product_o(lanes_0_product_o)
     );
-    crosslane_engine__mul mul(
-        .clk_i(mul_clk_i),
-        .a_i(mul_a_i),
-        .b_i(mul_b_i),
-        .product_o(mul_product_o)
+    crosslane_engine__lanes_0 #(.at8(10'b1000), .at32(10'b100000)) lanes_1(
+        .clk_i(lanes_1_clk_i),
+        .row_i(lanes_1_row_i),
+        .lg_i(lanes_1_lg_i),
+        .dtype_i(lanes_1_dtype_i),
+        .scale_i(lanes_1_scale_i),
+        .raw_o(lanes_1_raw_o),
+        .conv_o(lanes_1_conv_o),
+        .product_o(lanes_1_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b10000), .at32(10'b1000000)) lanes_2(
+        .clk_i(lanes_2_clk_i),
+        .row_i(lanes_2_row_i),
+        .lg_i(lanes_2_lg_i),
+        .dtype_i(lanes_2_dtype_i),
+        .scale_i(lanes_2_scale_i),
+        .raw_o(lanes_2_raw_o),
+        .conv_o(lanes_2_conv_o),
+        .product_o(lanes_2_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b11000), .at32(10'b1100000)) lanes_3(
+        .clk_i(lanes_3_clk_i),
+        .row_i(lanes_3_row_i),
+        .lg_i(lanes_3_lg_i),
+        .dtype_i(lanes_3_dtype_i),
+        .scale_i(lanes_3_scale_i),
+        .raw_o(lanes_3_raw_o),
+        .conv_o(lanes_3_conv_o),
+        .product_o(lanes_3_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b100000), .at32(10'b10000000)) lanes_4(
+        .clk_i(lanes_4_clk_i),
+        .row_i(lanes_4_row_i),
+        .lg_i(lanes_4_lg_i),
+        .dtype_i(lanes_4_dtype_i),
+        .scale_i(lanes_4_scale_i),
+        .raw_o(lanes_4_raw_o),
+        .conv_o(lanes_4_conv_o),
+        .product_o(lanes_4_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b101000), .at32(10'b10100000)) lanes_5(
+        .clk_i(lanes_5_clk_i),
+        .row_i(lanes_5_row_i),
+        .lg_i(lanes_5_lg_i),
+        .dtype_i(lanes_5_dtype_i),
+        .scale_i(lanes_5_scale_i),
+        .raw_o(lanes_5_raw_o),
+        .conv_o(lanes_5_conv_o),
+        .product_o(lanes_5_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b110000), .at32(10'b11000000)) lanes_6(
+        .clk_i(lanes_6_clk_i),
+        .row_i(lanes_6_row_i),
+        .lg_i(lanes_6_lg_i),
+        .dtype_i(lanes_6_dtype_i),
+        .scale_i(lanes_6_scale_i),
+        .raw_o(lanes_6_raw_o),
+        .conv_o(lanes_6_conv_o),
+        .product_o(lanes_6_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b111000), .at32(10'b11100000)) lanes_7(
+        .clk_i(lanes_7_clk_i),
+        .row_i(lanes_7_row_i),
+        .lg_i(lanes_7_lg_i),
+        .dtype_i(lanes_7_dtype_i),
+        .scale_i(lanes_7_scale_i),
+        .raw_o(lanes_7_raw_o),
+        .conv_o(lanes_7_conv_o),
+        .product_o(lanes_7_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b1000000), .at32(10'b100000000)) lanes_8(
+        .clk_i(lanes_8_clk_i),
+        .row_i(lanes_8_row_i),
+        .lg_i(lanes_8_lg_i),
+        .dtype_i(lanes_8_dtype_i),
+        .scale_i(lanes_8_scale_i),
+        .raw_o(lanes_8_raw_o),
+        .conv_o(lanes_8_conv_o),
+        .product_o(lanes_8_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b1001000), .at32(10'b100100000)) lanes_9(
+        .clk_i(lanes_9_clk_i),
+        .row_i(lanes_9_row_i),
+        .lg_i(lanes_9_lg_i),
+        .dtype_i(lanes_9_dtype_i),
+        .scale_i(lanes_9_scale_i),
+        .raw_o(lanes_9_raw_o),
+        .conv_o(lanes_9_conv_o),
+        .product_o(lanes_9_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b1010000), .at32(10'b101000000)) lanes_10(
+        .clk_i(lanes_10_clk_i),
+        .row_i(lanes_10_row_i),
+        .lg_i(lanes_10_lg_i),
+        .dtype_i(lanes_10_dtype_i),
+        .scale_i(lanes_10_scale_i),
+        .raw_o(lanes_10_raw_o),
+        .conv_o(lanes_10_conv_o),
+        .product_o(lanes_10_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b1011000), .at32(10'b101100000)) lanes_11(
+        .clk_i(lanes_11_clk_i),
+        .row_i(lanes_11_row_i),
+        .lg_i(lanes_11_lg_i),
+        .dtype_i(lanes_11_dtype_i),
+        .scale_i(lanes_11_scale_i),
+        .raw_o(lanes_11_raw_o),
+        .conv_o(lanes_11_conv_o),
+        .product_o(lanes_11_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b1100000), .at32(10'b110000000)) lanes_12(
+        .clk_i(lanes_12_clk_i),
+        .row_i(lanes_12_row_i),
+        .lg_i(lanes_12_lg_i),
+        .dtype_i(lanes_12_dtype_i),
+        .scale_i(lanes_12_scale_i),
+        .raw_o(lanes_12_raw_o),
+        .conv_o(lanes_12_conv_o),
+        .product_o(lanes_12_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b1101000), .at32(10'b110100000)) lanes_13(
+        .clk_i(lanes_13_clk_i),
+        .row_i(lanes_13_row_i),
+        .lg_i(lanes_13_lg_i),
+        .dtype_i(lanes_13_dtype_i),
+        .scale_i(lanes_13_scale_i),
+        .raw_o(lanes_13_raw_o),
+        .conv_o(lanes_13_conv_o),
+        .product_o(lanes_13_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b1110000), .at32(10'b111000000)) lanes_14(
+        .clk_i(lanes_14_clk_i),
+        .row_i(lanes_14_row_i),
+        .lg_i(lanes_14_lg_i),
+        .dtype_i(lanes_14_dtype_i),
+        .scale_i(lanes_14_scale_i),
+        .raw_o(lanes_14_raw_o),
+        .conv_o(lanes_14_conv_o),
+        .product_o(lanes_14_product_o)
+    );
+    crosslane_engine__lanes_0 #(.at8(10'b1111000), .at32(10'b111100000)) lanes_15(
+        .clk_i(lanes_15_clk_i),
+        .row_i(lanes_15_row_i),
+        .lg_i(lanes_15_lg_i),
+        .dtype_i(lanes_15_dtype_i),
+        .scale_i(lanes_15_scale_i),
+        .raw_o(lanes_15_raw_o),
+        .conv_o(lanes_15_conv_o),
+        .product_o(lanes_15_product_o)
     );
     crosslane_engine__conv_wait_0 conv_wait_0(
         .d(conv_wait_0_d),
@@ -359,42 +630,42 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .q(conv_wait_1_q),
         .clock(clk_i)
     );
-    crosslane_engine__e2 raw_wait_0(
+    crosslane_engine__conv_wait_0 raw_wait_0(
         .d(raw_wait_0_d),
         .q(raw_wait_0_q),
         .clock(clk_i)
     );
-    crosslane_engine__e2 raw_wait_1(
+    crosslane_engine__conv_wait_0 raw_wait_1(
         .d(raw_wait_1_d),
         .q(raw_wait_1_q),
         .clock(clk_i)
     );
-    crosslane_engine__e2 raw_wait_2(
+    crosslane_engine__conv_wait_0 raw_wait_2(
         .d(raw_wait_2_d),
         .q(raw_wait_2_q),
         .clock(clk_i)
     );
-    crosslane_engine__e2 raw_wait_3(
+    crosslane_engine__conv_wait_0 raw_wait_3(
         .d(raw_wait_3_d),
         .q(raw_wait_3_q),
         .clock(clk_i)
     );
-    crosslane_engine__beat_meta_0 meta_wait_0(
+    crosslane_engine__channel meta_wait_0(
         .d(meta_wait_0_d),
         .q(meta_wait_0_q),
         .clock(clk_i)
     );
-    crosslane_engine__beat_meta_0 meta_wait_1(
+    crosslane_engine__channel meta_wait_1(
         .d(meta_wait_1_d),
         .q(meta_wait_1_q),
         .clock(clk_i)
     );
-    crosslane_engine__beat_meta_0 meta_wait_2(
+    crosslane_engine__channel meta_wait_2(
         .d(meta_wait_2_d),
         .q(meta_wait_2_q),
         .clock(clk_i)
     );
-    crosslane_engine__beat_meta_0 meta_wait_3(
+    crosslane_engine__channel meta_wait_3(
         .d(meta_wait_3_d),
         .q(meta_wait_3_q),
         .clock(clk_i)
@@ -403,10 +674,10 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .clk_i(fill_clk_i),
         .clear_i(fill_clear_i),
         .valid_i(fill_valid_i),
-        .value_i(fill_value_i),
+        .lanes_i(fill_lanes_i),
+        .count_i(fill_count_i),
         .first_i(fill_first_i),
         .last_i(fill_last_i),
-        .lg_i(fill_lg_i),
         .valid_o(fill_valid_o),
         .beat_o(fill_beat_o),
         .mask_o(fill_mask_o),
@@ -431,7 +702,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .result_o(unit_result_o),
         .mask_o(unit_mask_o)
     );
-    crosslane_engine__conv_wait_0 unit_wait(
+    crosslane_engine__res_wait_0 unit_wait(
         .d(unit_wait_d),
         .q(unit_wait_q),
         .clock(clk_i)
@@ -492,12 +763,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .dtype_i(from_f32_dtype_i),
         .bits_o(from_f32_bits_o)
     );
-    crosslane_engine__conv_wait_0 res_wait_0(
+    crosslane_engine__res_wait_0 res_wait_0(
         .d(res_wait_0_d),
         .q(res_wait_0_q),
         .clock(clk_i)
     );
-    crosslane_engine__conv_wait_0 res_wait_1(
+    crosslane_engine__res_wait_0 res_wait_1(
         .d(res_wait_1_d),
         .q(res_wait_1_q),
         .clock(clk_i)
@@ -527,12 +798,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .q(wr_row_q),
         .clock(clk_i)
     );
-    crosslane_engine__inst wr_data(
+    crosslane_engine__conv_wait_0 wr_data(
         .d(wr_data_d),
         .q(wr_data_q),
         .clock(clk_i)
     );
-    crosslane_engine__e2 wr_strb(
+    crosslane_engine__wr_strb wr_strb(
         .d(wr_strb_d),
         .q(wr_strb_q),
         .clock(clk_i)
@@ -552,7 +823,6 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         rule_d = rule_q;
         m1_d = m1_q;
         m1_byte_d = m1_byte_q;
-        e2_d = e2_q;
         m2_d = m2_q;
         unit_wait_d = unit_wait_q;
         wr_valid_d = wr_valid_q;
@@ -582,6 +852,20 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         src_walk_load_i = 1'b0;
         src_walk_step_i = 1'b0;
         dst_walk_load_i = 1'b0;
+        dst_walk_adv_i = one16[(32'h0)+:(5)];
+        wide = ~partitions & (inst_q[(32'h80)+:(16)] == one16);
+        row_left = (row_bytes - {10'b0, src_walk_offset_o[(32'h0)+:(6)]}) >> {14'b0, in_lg};
+        chunk = lanes16;
+        if (row_left < chunk) begin
+            chunk = row_left;
+        end
+        if (src_walk_run_left_o < chunk) begin
+            chunk = src_walk_run_left_o;
+        end
+        if (~wide) begin
+            chunk = one16;
+        end
+        src_walk_adv_i = chunk[(32'h0)+:(5)];
         done_d = 1'b0;
         chan_last = channel_q == nac_last;
         final_elem = chan_last & src_walk_last_o;
@@ -675,23 +959,147 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         rule_o = rule_q;
         rd_partition_o = inst_q[(32'h60 + 32'h15)+:(7)] + channel_q[(32'h0)+:(7)];
         rd_row_o = src_walk_offset_o[(32'h6)+:(15)];
-        m1_d = {2'b0, rd_valid_o} | ({2'b0, fold_first} << 32'h1) | ({2'b0, fold_last} << 32'h2);
+        m1_d = {7'b0, rd_valid_o} | ({7'b0, fold_first} << 32'h1) | ({7'b0, fold_last} << 32'h2) | ({3'b0, chunk[(32'h0)+:(5)]} << 32'h3);
         if (~rst_ni) begin
-            m1_d = zero3;
+            m1_d = zero8;
         end
         m1_byte_d = src_walk_offset_o[(32'h0)+:(6)];
         row = rd_data_i >> ({3'b0, m1_byte_q} << 32'h3);
-        e2_d = row[(32'h0)+:(64)];
         m2_d = m1_q;
-        to_f32_clk_i = clk_i;
-        to_f32_bits_i = e2_q;
-        to_f32_dtype_i = in_dt;
-        mul_clk_i = clk_i;
-        mul_a_i = to_f32_f32_o;
-        mul_b_i = inst_q[(32'h140)+:(32)];
-        conv_wait_0_d = to_f32_f32_o;
+        conv = zero512;
+        product = zero512;
+        raw = zero512;
+        lanes_0_clk_i = clk_i;
+        lanes_0_row_i = row;
+        lanes_0_lg_i = in_lg;
+        lanes_0_dtype_i = in_dt;
+        lanes_0_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_0_conv_o;
+        product = product | lanes_0_product_o;
+        raw = raw | lanes_0_raw_o;
+        lanes_1_clk_i = clk_i;
+        lanes_1_row_i = row;
+        lanes_1_lg_i = in_lg;
+        lanes_1_dtype_i = in_dt;
+        lanes_1_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_1_conv_o;
+        product = product | lanes_1_product_o;
+        raw = raw | lanes_1_raw_o;
+        lanes_2_clk_i = clk_i;
+        lanes_2_row_i = row;
+        lanes_2_lg_i = in_lg;
+        lanes_2_dtype_i = in_dt;
+        lanes_2_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_2_conv_o;
+        product = product | lanes_2_product_o;
+        raw = raw | lanes_2_raw_o;
+        lanes_3_clk_i = clk_i;
+        lanes_3_row_i = row;
+        lanes_3_lg_i = in_lg;
+        lanes_3_dtype_i = in_dt;
+        lanes_3_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_3_conv_o;
+        product = product | lanes_3_product_o;
+        raw = raw | lanes_3_raw_o;
+        lanes_4_clk_i = clk_i;
+        lanes_4_row_i = row;
+        lanes_4_lg_i = in_lg;
+        lanes_4_dtype_i = in_dt;
+        lanes_4_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_4_conv_o;
+        product = product | lanes_4_product_o;
+        raw = raw | lanes_4_raw_o;
+        lanes_5_clk_i = clk_i;
+        lanes_5_row_i = row;
+        lanes_5_lg_i = in_lg;
+        lanes_5_dtype_i = in_dt;
+        lanes_5_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_5_conv_o;
+        product = product | lanes_5_product_o;
+        raw = raw | lanes_5_raw_o;
+        lanes_6_clk_i = clk_i;
+        lanes_6_row_i = row;
+        lanes_6_lg_i = in_lg;
+        lanes_6_dtype_i = in_dt;
+        lanes_6_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_6_conv_o;
+        product = product | lanes_6_product_o;
+        raw = raw | lanes_6_raw_o;
+        lanes_7_clk_i = clk_i;
+        lanes_7_row_i = row;
+        lanes_7_lg_i = in_lg;
+        lanes_7_dtype_i = in_dt;
+        lanes_7_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_7_conv_o;
+        product = product | lanes_7_product_o;
+        raw = raw | lanes_7_raw_o;
+        lanes_8_clk_i = clk_i;
+        lanes_8_row_i = row;
+        lanes_8_lg_i = in_lg;
+        lanes_8_dtype_i = in_dt;
+        lanes_8_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_8_conv_o;
+        product = product | lanes_8_product_o;
+        raw = raw | lanes_8_raw_o;
+        lanes_9_clk_i = clk_i;
+        lanes_9_row_i = row;
+        lanes_9_lg_i = in_lg;
+        lanes_9_dtype_i = in_dt;
+        lanes_9_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_9_conv_o;
+        product = product | lanes_9_product_o;
+        raw = raw | lanes_9_raw_o;
+        lanes_10_clk_i = clk_i;
+        lanes_10_row_i = row;
+        lanes_10_lg_i = in_lg;
+        lanes_10_dtype_i = in_dt;
+        lanes_10_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_10_conv_o;
+        product = product | lanes_10_product_o;
+        raw = raw | lanes_10_raw_o;
+        lanes_11_clk_i = clk_i;
+        lanes_11_row_i = row;
+        lanes_11_lg_i = in_lg;
+        lanes_11_dtype_i = in_dt;
+        lanes_11_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_11_conv_o;
+        product = product | lanes_11_product_o;
+        raw = raw | lanes_11_raw_o;
+        lanes_12_clk_i = clk_i;
+        lanes_12_row_i = row;
+        lanes_12_lg_i = in_lg;
+        lanes_12_dtype_i = in_dt;
+        lanes_12_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_12_conv_o;
+        product = product | lanes_12_product_o;
+        raw = raw | lanes_12_raw_o;
+        lanes_13_clk_i = clk_i;
+        lanes_13_row_i = row;
+        lanes_13_lg_i = in_lg;
+        lanes_13_dtype_i = in_dt;
+        lanes_13_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_13_conv_o;
+        product = product | lanes_13_product_o;
+        raw = raw | lanes_13_raw_o;
+        lanes_14_clk_i = clk_i;
+        lanes_14_row_i = row;
+        lanes_14_lg_i = in_lg;
+        lanes_14_dtype_i = in_dt;
+        lanes_14_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_14_conv_o;
+        product = product | lanes_14_product_o;
+        raw = raw | lanes_14_raw_o;
+        lanes_15_clk_i = clk_i;
+        lanes_15_row_i = row;
+        lanes_15_lg_i = in_lg;
+        lanes_15_dtype_i = in_dt;
+        lanes_15_scale_i = inst_q[(32'h140)+:(32)];
+        conv = conv | lanes_15_conv_o;
+        product = product | lanes_15_product_o;
+        raw = raw | lanes_15_raw_o;
+        conv_wait_0_d = conv;
         conv_wait_1_d = conv_wait_0_q;
-        raw_wait_0_d = e2_q;
+        raw_wait_0_d = raw;
         meta_wait_0_d = m2_q;
         raw_wait_1_d = raw_wait_0_q;
         meta_wait_1_d = meta_wait_0_q;
@@ -699,9 +1107,9 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         meta_wait_2_d = meta_wait_1_q;
         raw_wait_3_d = raw_wait_2_q;
         meta_wait_3_d = meta_wait_2_q;
-        value6 = {32'b0, conv_wait_1_q};
+        value6 = conv_wait_1_q;
         if (op == op_average) begin
-            value6 = {32'b0, mul_product_o};
+            value6 = product;
         end
         if (bitvec) begin
             value6 = raw_wait_3_q;
@@ -711,63 +1119,42 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         fill_valid_i = meta_wait_3_q[32'h0];
         fill_first_i = meta_wait_3_q[32'h1];
         fill_last_i = meta_wait_3_q[32'h2];
-        fill_value_i = value6;
-        fill_lg_i = lg2;
-        if (bitvec) begin
-            fill_lg_i = in_lg;
-        end
-        lanes_valid = zero16;
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (0)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 0]} << (0)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (1)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 1]} << (1)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (2)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 2]} << (2)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (3)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 3]} << (3)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (4)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 4]} << (4)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (5)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 5]} << (5)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (6)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 6]} << (6)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (7)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 7]} << (7)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (8)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 8]} << (8)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (9)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 9]} << (9)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (10)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 10]} << (10)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (11)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 11]} << (11)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (12)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 12]} << (12)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (13)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 13]} << (13)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (14)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 14]} << (14)));
-        lanes_valid = (lanes_valid & ~({{15{1'b0}}, 1'b1} << (15)) | ({{15{1'b0}}, fill_mask_o[32'h4 * 15]} << (15)));
+        fill_count_i = meta_wait_3_q[(32'h3)+:(5)];
+        fill_lanes_i = value6;
+        vbool = zero64;
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 0)) | ({{63{1'b0}}, fill_mask_o[0]} << (32'h4 * 0)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 1)) | ({{63{1'b0}}, fill_mask_o[1]} << (32'h4 * 1)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 2)) | ({{63{1'b0}}, fill_mask_o[2]} << (32'h4 * 2)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 3)) | ({{63{1'b0}}, fill_mask_o[3]} << (32'h4 * 3)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 4)) | ({{63{1'b0}}, fill_mask_o[4]} << (32'h4 * 4)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 5)) | ({{63{1'b0}}, fill_mask_o[5]} << (32'h4 * 5)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 6)) | ({{63{1'b0}}, fill_mask_o[6]} << (32'h4 * 6)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 7)) | ({{63{1'b0}}, fill_mask_o[7]} << (32'h4 * 7)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 8)) | ({{63{1'b0}}, fill_mask_o[8]} << (32'h4 * 8)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 9)) | ({{63{1'b0}}, fill_mask_o[9]} << (32'h4 * 9)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 10)) | ({{63{1'b0}}, fill_mask_o[10]} << (32'h4 * 10)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 11)) | ({{63{1'b0}}, fill_mask_o[11]} << (32'h4 * 11)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 12)) | ({{63{1'b0}}, fill_mask_o[12]} << (32'h4 * 12)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 13)) | ({{63{1'b0}}, fill_mask_o[13]} << (32'h4 * 13)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 14)) | ({{63{1'b0}}, fill_mask_o[14]} << (32'h4 * 14)));
+        vbool = (vbool & ~({{63{1'b0}}, 1'b1} << (32'h4 * 15)) | ({{63{1'b0}}, fill_mask_o[15]} << (32'h4 * 15)));
         beat_sum_clk_i = clk_i;
         beat_sum_lanes_i = fill_beat_o;
-        beat_sum_valid_i = lanes_valid;
+        beat_sum_valid_i = fill_mask_o;
         unit_clk_i = clk_i;
         unit_rst_ni = rst_ni;
         unit_in_valid_i = fill_valid_o;
         unit_vec_i = fill_beat_o;
-        unit_vbool_i = fill_mask_o;
+        unit_vbool_i = vbool;
         unit_op_i = op_max;
         if (op == op_bor) begin
-            unit_op_i = op_or_0;
-            if (in_lg == lg1) begin
-                unit_op_i = op_or_1;
-            end
-            if (in_lg == lg2) begin
-                unit_op_i = op_or_2;
-            end
+            unit_op_i = op_or;
         end
         if (op == op_band) begin
-            unit_op_i = op_and_0;
-            if (in_lg == lg1) begin
-                unit_op_i = op_and_1;
-            end
-            if (in_lg == lg2) begin
-                unit_op_i = op_and_2;
-            end
+            unit_op_i = op_and;
         end
         if (op == op_bxor) begin
-            unit_op_i = op_xor_0;
-            if (in_lg == lg1) begin
-                unit_op_i = op_xor_1;
-            end
-            if (in_lg == lg2) begin
-                unit_op_i = op_xor_2;
-            end
+            unit_op_i = op_xor;
         end
         unit_wait_d = unit_result_o;
         beat_meta_0_d = {2'b0, fill_valid_o} | ({2'b0, fill_first_o} << 32'h1) | ({2'b0, fill_last_o} << 32'h2);
@@ -828,20 +1215,20 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         if (out_lg < lg3) begin
             pattern = pattern | (pattern << 32'h20);
         end
-        wide = zero512;
-        wide = wide | ({448'b0, pattern} << (32'h40 * 0));
-        wide = wide | ({448'b0, pattern} << (32'h40 * 1));
-        wide = wide | ({448'b0, pattern} << (32'h40 * 2));
-        wide = wide | ({448'b0, pattern} << (32'h40 * 3));
-        wide = wide | ({448'b0, pattern} << (32'h40 * 4));
-        wide = wide | ({448'b0, pattern} << (32'h40 * 5));
-        wide = wide | ({448'b0, pattern} << (32'h40 * 6));
-        wide = wide | ({448'b0, pattern} << (32'h40 * 7));
+        wr_wide = zero512;
+        wr_wide = wr_wide | ({448'b0, pattern} << (32'h40 * 0));
+        wr_wide = wr_wide | ({448'b0, pattern} << (32'h40 * 1));
+        wr_wide = wr_wide | ({448'b0, pattern} << (32'h40 * 2));
+        wr_wide = wr_wide | ({448'b0, pattern} << (32'h40 * 3));
+        wr_wide = wr_wide | ({448'b0, pattern} << (32'h40 * 4));
+        wr_wide = wr_wide | ({448'b0, pattern} << (32'h40 * 5));
+        wr_wide = wr_wide | ({448'b0, pattern} << (32'h40 * 6));
+        wr_wide = wr_wide | ({448'b0, pattern} << (32'h40 * 7));
         dst_walk_step_i = res_valid_1_q;
         wr_valid_d = res_valid_1_q & (state_q != s_idle);
         wr_partition_d = inst_q[(32'h160 + 32'h15)+:(7)];
         wr_row_d = dst_walk_offset_o[(32'h6)+:(15)];
-        wr_data_d = wide;
+        wr_data_d = wr_wide;
         wr_strb_d = (~(ones << (one64 << {62'b0, out_lg}))) << {58'b0, dst_walk_offset_o[(32'h0)+:(6)]};
         wr_valid_o = wr_valid_q;
         wr_partition_o = wr_partition_q;
@@ -852,7 +1239,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     
 endmodule // crosslane_engine
 
-module crosslane_engine__to_f32_u_exp(d,q,clock);
+module crosslane_engine__lanes_0_to_f32_u_exp(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -862,7 +1249,7 @@ module crosslane_engine__to_f32_u_exp(d,q,clock);
     // Update code (custom)
     // A pipeline register.
     always @(posedge clock) q <= d;
-endmodule // crosslane_engine__to_f32_u_exp
+endmodule // crosslane_engine__lanes_0_to_f32_u_exp
 
 module crosslane_engine__check_partitions(d,q,clock);
     
@@ -916,7 +1303,7 @@ module crosslane_engine__fold_add_align(sy_i,shift_i,my_o);
     
 endmodule // crosslane_engine__fold_add_align
 
-module crosslane_engine__mul_n_exp(d,q,clock);
+module crosslane_engine__fold_add_a_exp(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -926,7 +1313,7 @@ module crosslane_engine__mul_n_exp(d,q,clock);
     // Update code (custom)
     // No register at this boundary in this configuration: a wire.
     always @(*) q = d;
-endmodule // crosslane_engine__mul_n_exp
+endmodule // crosslane_engine__fold_add_a_exp
 
 module crosslane_engine__from_f32_s_huge(d,q,clock);
     
@@ -940,7 +1327,7 @@ module crosslane_engine__from_f32_s_huge(d,q,clock);
     always @(*) q = d;
 endmodule // crosslane_engine__from_f32_s_huge
 
-module crosslane_engine__mul_n_man(d,q,clock);
+module crosslane_engine__fold_add_n_man(d,q,clock);
     
     // Module arguments
     input wire  [25:0] d;
@@ -950,7 +1337,7 @@ module crosslane_engine__mul_n_man(d,q,clock);
     // Update code (custom)
     // No register at this boundary in this configuration: a wire.
     always @(*) q = d;
-endmodule // crosslane_engine__mul_n_man
+endmodule // crosslane_engine__fold_add_n_man
 
 module crosslane_engine__fold_add_normalize(exp_i,total_i,man_o,exp_o);
     
@@ -1167,7 +1554,7 @@ module crosslane_engine__from_f32_a_x(d,q,clock);
     always @(posedge clock) q <= d;
 endmodule // crosslane_engine__from_f32_a_x
 
-module crosslane_engine__mul_round(sign_i,man_i,exp_i,zero_i,nan_i,inf_i,zero_sign_i,sum_o);
+module crosslane_engine__fold_add_round(sign_i,man_i,exp_i,zero_i,nan_i,inf_i,zero_sign_i,sum_o);
     
     // Module arguments
     input wire  sign_i;
@@ -1224,7 +1611,7 @@ module crosslane_engine__mul_round(sign_i,man_i,exp_i,zero_i,nan_i,inf_i,zero_si
         end
     end
     
-endmodule // crosslane_engine__mul_round
+endmodule // crosslane_engine__fold_add_round
 
 module crosslane_engine__fold_add_s_total(d,q,clock);
     
@@ -1280,6 +1667,56 @@ module crosslane_engine__from_f32_s_x(d,q,clock);
     // No register at this boundary in this configuration: a wire.
     always @(*) q = d;
 endmodule // crosslane_engine__from_f32_s_x
+
+module crosslane_engine__lanes_0_to_f32_unpack_mini_e3m4(code_i,sign_o,mag_o,exp_o,nan_o,inf_o);
+    
+    // Module arguments
+    input wire  [15:0] code_i;
+    output reg  sign_o;
+    output reg  [63:0] mag_o;
+    output reg  [7:0] exp_o;
+    output reg  nan_o;
+    output reg  inf_o;
+    
+    // Constant declarations
+    parameter  man_bits = 16'h4;
+    parameter  exp_mask = 16'h7;
+    parameter  man_mask = 16'hf;
+    parameter  sign_bit = 16'h80;
+    parameter  hidden = 16'h10;
+    localparam  zero16 = 16'h0;
+    parameter  has_inf = 1'b0;
+    parameter  exp_sub = 8'hb8;
+    parameter  exp_step = 8'hb7;
+    
+    // Local signals
+    reg  [15:0] exp16;
+    reg  [7:0] exp;
+    reg  [15:0] man;
+    reg  [15:0] sig;
+    
+    // Update code
+    always @(*) begin
+        exp16 = (code_i >> man_bits) & exp_mask;
+        exp = exp16[(32'h0)+:(8)];
+        man = code_i & man_mask;
+        sig = man | hidden;
+        sign_o = (code_i & sign_bit) != zero16;
+        mag_o = {48'b0, man};
+        exp_o = exp_sub;
+        if (exp16 != zero16) begin
+            mag_o = {48'b0, sig};
+            exp_o = exp_step + exp;
+        end
+        nan_o = (exp16 == exp_mask) & (man == man_mask);
+        inf_o = 1'b0;
+        if (has_inf) begin
+            nan_o = (exp16 == exp_mask) & (man != zero16);
+            inf_o = (exp16 == exp_mask) & (man == zero16);
+        end
+    end
+    
+endmodule // crosslane_engine__lanes_0_to_f32_unpack_mini_e3m4
 
 module crosslane_engine__beat_sum_l1_0_add(clk_i,a_i,b_i,sum_o);
     
@@ -1418,7 +1855,7 @@ module crosslane_engine__beat_sum_l1_0_add(clk_i,a_i,b_i,sum_o);
         .man_o(normalize_man_o),
         .exp_o(normalize_exp_o)
     );
-    crosslane_engine__mul_round round(
+    crosslane_engine__fold_add_round round(
         .sign_i(round_sign_i),
         .man_i(round_man_i),
         .exp_i(round_exp_i),
@@ -1438,7 +1875,7 @@ module crosslane_engine__beat_sum_l1_0_add(clk_i,a_i,b_i,sum_o);
         .q(o_sub_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp o_exp(
+    crosslane_engine__fold_add_a_exp o_exp(
         .d(o_exp_d),
         .q(o_exp_q),
         .clock(clk_i)
@@ -1453,7 +1890,7 @@ module crosslane_engine__beat_sum_l1_0_add(clk_i,a_i,b_i,sum_o);
         .q(o_sy_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp o_shift(
+    crosslane_engine__fold_add_a_exp o_shift(
         .d(o_shift_d),
         .q(o_shift_q),
         .clock(clk_i)
@@ -1483,7 +1920,7 @@ module crosslane_engine__beat_sum_l1_0_add(clk_i,a_i,b_i,sum_o);
         .q(a_sub_q),
         .clock(clk_i)
     );
-    crosslane_engine__to_f32_u_exp a_exp(
+    crosslane_engine__lanes_0_to_f32_u_exp a_exp(
         .d(a_exp_d),
         .q(a_exp_q),
         .clock(clk_i)
@@ -1518,7 +1955,7 @@ module crosslane_engine__beat_sum_l1_0_add(clk_i,a_i,b_i,sum_o);
         .q(s_sign_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp s_exp(
+    crosslane_engine__fold_add_a_exp s_exp(
         .d(s_exp_d),
         .q(s_exp_q),
         .clock(clk_i)
@@ -1553,12 +1990,12 @@ module crosslane_engine__beat_sum_l1_0_add(clk_i,a_i,b_i,sum_o);
         .q(n_sign_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_man n_man(
+    crosslane_engine__fold_add_n_man n_man(
         .d(n_man_d),
         .q(n_man_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp n_exp(
+    crosslane_engine__fold_add_a_exp n_exp(
         .d(n_exp_d),
         .q(n_exp_q),
         .clock(clk_i)
@@ -1643,6 +2080,583 @@ module crosslane_engine__beat_sum_l1_0_add(clk_i,a_i,b_i,sum_o);
     end
     
 endmodule // crosslane_engine__beat_sum_l1_0_add
+
+module crosslane_engine__lanes_0_mul_normalize(exp_i,hh_i,hl_i,lh_i,ll_i,man_o,exp_o);
+    
+    // Module arguments
+    input wire  [9:0] exp_i;
+    input wire  [31:0] hh_i;
+    input wire  [31:0] hl_i;
+    input wire  [31:0] lh_i;
+    input wire  [31:0] ll_i;
+    output reg  [25:0] man_o;
+    output reg  [7:0] exp_o;
+    
+    // Constant declarations
+    localparam  exp_bias = 10'b1111111;
+    localparam  exp_bias1 = 10'b1111110;
+    localparam  exp_over = 10'b11111111;
+    localparam  exp0 = 8'h0;
+    localparam  exp_max = 8'hff;
+    localparam  top48 = 48'h800000000000;
+    localparam  ones48 = 48'hffffffffffff;
+    localparam  zero48 = 48'h0;
+    localparam  low22 = 48'h3fffff;
+    localparam  ones15 = 63'h7fff;
+    localparam  right_max = 10'b110000;
+    localparam  right_max6 = 6'b110000;
+    localparam  zero32 = 32'h0;
+    localparam  zero16 = 16'h0;
+    localparam  zero8 = 8'h0;
+    localparam  zero4 = 4'h0;
+    localparam  zero2 = 2'b0;
+    localparam  lz0 = 6'b0;
+    localparam  lz_32 = 6'b100000;
+    localparam  lz_16 = 6'b10000;
+    localparam  lz_8 = 6'b1000;
+    localparam  lz_4 = 6'b100;
+    localparam  lz_2 = 6'b10;
+    localparam  lz_1 = 6'b1;
+    localparam  sticky = 26'h1;
+    
+    // Local signals
+    reg  [47:0] p;
+    reg  [9:0] lim;
+    reg  [47:0] marked;
+    reg  [62:0] t0;
+    reg  [30:0] t1;
+    reg  [14:0] t2;
+    reg  [6:0] t3;
+    reg  [2:0] t4;
+    reg  msb;
+    reg  [5:0] lz;
+    reg  [9:0] right;
+    reg  [5:0] right_c;
+    reg  [47:0] shifted;
+    reg  out_sticky;
+    reg  [9:0] exp_norm;
+    
+    // Update code
+    always @(*) begin
+        p = ({16'b0, hh_i} << 32'h18) + ({16'b0, hl_i} << 32'hc) + ({16'b0, lh_i} << 32'hc) + {16'b0, ll_i};
+        lim = exp_i - exp_bias;
+        marked = p | (top48 >> lim);
+        t0 = ({15'b0, marked} << 32'hf) | ones15;
+        t1 = t0[(32'h20)+:(31)];
+        lz = lz0;
+        if (t0[(32'h1f)+:(32)] == zero32) begin
+            t1 = t0[(32'h0)+:(31)];
+            lz = lz_32;
+        end
+        t2 = t1[(32'h10)+:(15)];
+        if (t1[(32'hf)+:(16)] == zero16) begin
+            t2 = t1[(32'h0)+:(15)];
+            lz = lz | lz_16;
+        end
+        t3 = t2[(32'h8)+:(7)];
+        if (t2[(32'h7)+:(8)] == zero8) begin
+            t3 = t2[(32'h0)+:(7)];
+            lz = lz | lz_8;
+        end
+        t4 = t3[(32'h4)+:(3)];
+        if (t3[(32'h3)+:(4)] == zero4) begin
+            t4 = t3[(32'h0)+:(3)];
+            lz = lz | lz_4;
+        end
+        msb = t4[32'h2];
+        if (t4[(32'h1)+:(2)] == zero2) begin
+            msb = t4[32'h0];
+            lz = lz | lz_2;
+        end
+        if (~msb) begin
+            lz = lz | lz_1;
+        end
+        shifted = p << lz;
+        exp_norm = exp_i - exp_bias1 - {4'b0, lz};
+        out_sticky = 1'b0;
+        right = exp_bias - exp_i;
+        right_c = right[(32'h0)+:(6)];
+        if (right > right_max) begin
+            right_c = right_max6;
+        end
+        if (exp_i < exp_bias) begin
+            shifted = p >> right_c;
+            out_sticky = (p & ~(ones48 << right_c)) != zero48;
+        end
+        man_o = {1'b0, shifted[(32'h16)+:(25)]} << 32'h1;
+        if (((shifted & low22) != zero48) | out_sticky) begin
+            man_o = ({1'b0, shifted[(32'h16)+:(25)]} << 32'h1) | sticky;
+        end
+        exp_o = exp_norm[(32'h0)+:(8)];
+        if (exp_norm >= exp_over) begin
+            exp_o = exp_max;
+        end
+        if (~shifted[32'h2f]) begin
+            exp_o = exp0;
+        end
+    end
+    
+endmodule // crosslane_engine__lanes_0_mul_normalize
+
+module crosslane_engine__from_f32_a_tm1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // A pipeline register.
+    always @(posedge clock) q <= d;
+endmodule // crosslane_engine__from_f32_a_tm1
+
+module crosslane_engine__lanes_0_mul_unpack(a_i,b_i,sign_o,exp_o,hh_o,hl_o,lh_o,ll_o,nan_o,inf_o,zero_o);
+    
+    // Module arguments
+    input wire  [31:0] a_i;
+    input wire  [31:0] b_i;
+    output reg  sign_o;
+    output reg  [9:0] exp_o;
+    output reg  [31:0] hh_o;
+    output reg  [31:0] hl_o;
+    output reg  [31:0] lh_o;
+    output reg  [31:0] ll_o;
+    output reg  nan_o;
+    output reg  inf_o;
+    output reg  zero_o;
+    
+    // Constant declarations
+    localparam  exp0 = 8'h0;
+    localparam  exp_max = 8'hff;
+    localparam  exp1 = 10'b1;
+    localparam  frac0 = 23'h0;
+    localparam  hidden = 24'h800000;
+    
+    // Local signals
+    reg  [7:0] ea;
+    reg  [7:0] eb;
+    reg  [9:0] ea_eff;
+    reg  [9:0] eb_eff;
+    reg  [23:0] sa;
+    reg  [23:0] sb;
+    reg  [15:0] ah;
+    reg  [15:0] al;
+    reg  [15:0] bh;
+    reg  [15:0] bl;
+    reg  nan_a;
+    reg  nan_b;
+    reg  inf_a;
+    reg  inf_b;
+    reg  zero_a;
+    reg  zero_b;
+    
+    // Update code
+    always @(*) begin
+        ea = a_i[(32'h17)+:(8)];
+        eb = b_i[(32'h17)+:(8)];
+        sa = {1'b0, a_i[(32'h0)+:(23)]};
+        sb = {1'b0, b_i[(32'h0)+:(23)]};
+        ea_eff = exp1;
+        eb_eff = exp1;
+        if (ea != exp0) begin
+            sa = {1'b0, a_i[(32'h0)+:(23)]} | hidden;
+            ea_eff = {2'b0, ea};
+        end
+        if (eb != exp0) begin
+            sb = {1'b0, b_i[(32'h0)+:(23)]} | hidden;
+            eb_eff = {2'b0, eb};
+        end
+        exp_o = ea_eff + eb_eff;
+        sign_o = a_i[32'h1f] ^ b_i[32'h1f];
+        ah = {4'b0, sa[(32'hc)+:(12)]};
+        al = {4'b0, sa[(32'h0)+:(12)]};
+        bh = {4'b0, sb[(32'hc)+:(12)]};
+        bl = {4'b0, sb[(32'h0)+:(12)]};
+        hh_o = ah * bh;
+        hl_o = ah * bl;
+        lh_o = al * bh;
+        ll_o = al * bl;
+        nan_a = (ea == exp_max) & (a_i[(32'h0)+:(23)] != frac0);
+        nan_b = (eb == exp_max) & (b_i[(32'h0)+:(23)] != frac0);
+        inf_a = (ea == exp_max) & (a_i[(32'h0)+:(23)] == frac0);
+        inf_b = (eb == exp_max) & (b_i[(32'h0)+:(23)] == frac0);
+        zero_a = (ea == exp0) & (a_i[(32'h0)+:(23)] == frac0);
+        zero_b = (eb == exp0) & (b_i[(32'h0)+:(23)] == frac0);
+        nan_o = nan_a | nan_b | (inf_a & zero_b) | (zero_a & inf_b);
+        inf_o = inf_a | inf_b;
+        zero_o = zero_a | zero_b;
+    end
+    
+endmodule // crosslane_engine__lanes_0_mul_unpack
+
+module crosslane_engine__lanes_0_to_f32_n_man(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // No register at this boundary in this configuration: a wire.
+    always @(*) q = d;
+endmodule // crosslane_engine__lanes_0_to_f32_n_man
+
+module crosslane_engine__lanes_0_to_f32_normalize(mag_i,exp_i,man_o,exp_o,zero_o);
+    
+    // Module arguments
+    input wire  [63:0] mag_i;
+    input wire  [7:0] exp_i;
+    output reg  [24:0] man_o;
+    output reg  [7:0] exp_o;
+    output reg  zero_o;
+    
+    // Constant declarations
+    localparam  zero64 = 64'h0;
+    localparam  zero32 = 32'h0;
+    localparam  zero16 = 16'h0;
+    localparam  zero8 = 8'h0;
+    localparam  zero4 = 4'h0;
+    localparam  zero2 = 2'b0;
+    localparam  zero38 = 38'h0;
+    localparam  lz0 = 6'b0;
+    localparam  lz32 = 6'b100000;
+    localparam  lz16 = 6'b10000;
+    localparam  lz8 = 6'b1000;
+    localparam  lz4 = 6'b100;
+    localparam  lz2 = 6'b10;
+    localparam  lz1 = 6'b1;
+    localparam  sticky = 25'h1;
+    
+    // Local signals
+    reg  [62:0] t0;
+    reg  [30:0] t1;
+    reg  [14:0] t2;
+    reg  [6:0] t3;
+    reg  [2:0] t4;
+    reg  msb;
+    reg  [5:0] c32;
+    reg  [5:0] c16;
+    reg  [5:0] c8;
+    reg  [5:0] c4;
+    reg  [5:0] c2;
+    reg  [5:0] lz;
+    reg  [62:0] shifted;
+    
+    // Update code
+    always @(*) begin
+        zero_o = mag_i == zero64;
+        t0 = mag_i[(32'h1)+:(63)];
+        t1 = t0[(32'h20)+:(31)];
+        c32 = lz0;
+        if (t0[(32'h1f)+:(32)] == zero32) begin
+            t1 = t0[(32'h0)+:(31)];
+            c32 = lz32;
+        end
+        t2 = t1[(32'h10)+:(15)];
+        c16 = c32;
+        if (t1[(32'hf)+:(16)] == zero16) begin
+            t2 = t1[(32'h0)+:(15)];
+            c16 = c32 | lz16;
+        end
+        t3 = t2[(32'h8)+:(7)];
+        c8 = c16;
+        if (t2[(32'h7)+:(8)] == zero8) begin
+            t3 = t2[(32'h0)+:(7)];
+            c8 = c16 | lz8;
+        end
+        t4 = t3[(32'h4)+:(3)];
+        c4 = c8;
+        if (t3[(32'h3)+:(4)] == zero4) begin
+            t4 = t3[(32'h0)+:(3)];
+            c4 = c8 | lz4;
+        end
+        msb = t4[32'h2];
+        c2 = c4;
+        if (t4[(32'h1)+:(2)] == zero2) begin
+            msb = t4[32'h0];
+            c2 = c4 | lz2;
+        end
+        lz = c2;
+        if (~msb) begin
+            lz = c2 | lz1;
+        end
+        shifted = mag_i[(32'h0)+:(63)] << lz;
+        man_o = shifted[(32'h26)+:(25)];
+        if (shifted[(32'h0)+:(38)] != zero38) begin
+            man_o = shifted[(32'h26)+:(25)] | sticky;
+        end
+        exp_o = exp_i - {2'b0, lz};
+    end
+    
+endmodule // crosslane_engine__lanes_0_to_f32_normalize
+
+module crosslane_engine__lanes_0_to_f32_round(sign_i,man_i,exp_i,zero_i,pass_i,pass_val_i,f32_o);
+    
+    // Module arguments
+    input wire  sign_i;
+    input wire  [24:0] man_i;
+    input wire  [7:0] exp_i;
+    input wire  zero_i;
+    input wire  pass_i;
+    input wire  [31:0] pass_val_i;
+    output reg  [31:0] f32_o;
+    
+    // Constant declarations
+    localparam  one31 = 31'h1;
+    localparam  zero32 = 32'h0;
+    localparam  sign32 = 32'h80000000;
+    
+    // Local signals
+    reg  [30:0] word;
+    reg  [30:0] rounded;
+    
+    // Update code
+    always @(*) begin
+        word = ({23'b0, exp_i} << 32'h17) | {8'b0, man_i[(32'h2)+:(23)]};
+        rounded = word;
+        if (man_i[32'h1] & (man_i[32'h0] | man_i[32'h2])) begin
+            rounded = word + one31;
+        end
+        f32_o = {1'b0, rounded};
+        if (sign_i) begin
+            f32_o = {1'b0, rounded} | sign32;
+        end
+        if (zero_i) begin
+            f32_o = zero32;
+            if (sign_i) begin
+                f32_o = sign32;
+            end
+        end
+        if (pass_i) begin
+            f32_o = pass_val_i;
+        end
+    end
+    
+endmodule // crosslane_engine__lanes_0_to_f32_round
+
+module crosslane_engine__from_f32_out(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    // A pipeline register.
+    always @(posedge clock) q <= d;
+endmodule // crosslane_engine__from_f32_out
+
+module crosslane_engine__lanes_0_to_f32_unpack(bits_i,dtype_i,sign_o,mag_o,exp_o,pass_o,pass_val_o);
+    
+    // Module arguments
+    input wire  [63:0] bits_i;
+    input wire  [3:0] dtype_i;
+    output reg  sign_o;
+    output reg  [63:0] mag_o;
+    output reg  [7:0] exp_o;
+    output reg  pass_o;
+    output reg  [31:0] pass_val_o;
+    
+    // Constant declarations
+    localparam  dt_invalid = 4'h0;
+    localparam  dt_i8 = 4'h2;
+    localparam  dt_u8 = 4'h3;
+    localparam  dt_i16 = 4'h4;
+    localparam  dt_u16 = 4'h5;
+    localparam  dt_bf16 = 4'h6;
+    localparam  dt_f16 = 4'h7;
+    localparam  dt_i32 = 4'h8;
+    localparam  dt_u32 = 4'h9;
+    localparam  dt_f32 = 4'ha;
+    localparam  dt_f32r = 4'hb;
+    localparam  dt_i64 = 4'hc;
+    localparam  dt_e3 = 4'hd;
+    localparam  dt_e4 = 4'he;
+    localparam  dt_e5 = 4'hf;
+    localparam  mask8 = 64'hff;
+    localparam  mask16 = 64'hffff;
+    localparam  mask32 = 64'hffffffff;
+    localparam  mask64 = 64'hffffffffffffffff;
+    localparam  top8 = 64'h80;
+    localparam  top16 = 64'h8000;
+    localparam  top32 = 64'h80000000;
+    localparam  top64 = 64'h8000000000000000;
+    localparam  zero64 = 64'h0;
+    localparam  one64 = 64'h1;
+    localparam  exp_int = 8'hbe;
+    localparam  exp_f32 = 32'h7f800000;
+    localparam  man_f32 = 32'h7fffff;
+    localparam  zero32 = 32'h0;
+    localparam  qnan = 32'h7fc00000;
+    localparam  inf = 32'h7f800000;
+    localparam  sign32 = 32'h80000000;
+    
+    // Stub signals
+    reg  [15:0] mini_f16_code_i;
+    wire  mini_f16_sign_o;
+    wire  [63:0] mini_f16_mag_o;
+    wire  [7:0] mini_f16_exp_o;
+    wire  mini_f16_nan_o;
+    wire  mini_f16_inf_o;
+    reg  [15:0] mini_e5m2_code_i;
+    wire  mini_e5m2_sign_o;
+    wire  [63:0] mini_e5m2_mag_o;
+    wire  [7:0] mini_e5m2_exp_o;
+    wire  mini_e5m2_nan_o;
+    wire  mini_e5m2_inf_o;
+    reg  [15:0] mini_e4m3_code_i;
+    wire  mini_e4m3_sign_o;
+    wire  [63:0] mini_e4m3_mag_o;
+    wire  [7:0] mini_e4m3_exp_o;
+    wire  mini_e4m3_nan_o;
+    wire  mini_e4m3_inf_o;
+    reg  [15:0] mini_e3m4_code_i;
+    wire  mini_e3m4_sign_o;
+    wire  [63:0] mini_e3m4_mag_o;
+    wire  [7:0] mini_e3m4_exp_o;
+    wire  mini_e3m4_nan_o;
+    wire  mini_e3m4_inf_o;
+    
+    // Local signals
+    reg  [63:0] mask;
+    reg  [63:0] top;
+    reg  is_signed;
+    reg  [63:0] val;
+    reg  neg;
+    reg  [31:0] f32;
+    reg  mini_sign;
+    reg  mini_nan;
+    reg  mini_inf;
+    reg  mini;
+    
+    // Sub module instances
+    crosslane_engine__lanes_0_to_f32_unpack_mini_e3m4 #(.man_bits(16'ha), .exp_mask(16'h1f), .man_mask(16'h3ff), .sign_bit(16'h8000), .hidden(16'h400), .has_inf(1'b1), .exp_sub(8'ha6), .exp_step(8'ha5)) mini_f16(
+        .code_i(mini_f16_code_i),
+        .sign_o(mini_f16_sign_o),
+        .mag_o(mini_f16_mag_o),
+        .exp_o(mini_f16_exp_o),
+        .nan_o(mini_f16_nan_o),
+        .inf_o(mini_f16_inf_o)
+    );
+    crosslane_engine__lanes_0_to_f32_unpack_mini_e3m4 #(.man_bits(16'h2), .exp_mask(16'h1f), .man_mask(16'h3), .sign_bit(16'h80), .hidden(16'h4), .has_inf(1'b1), .exp_sub(8'hae), .exp_step(8'had)) mini_e5m2(
+        .code_i(mini_e5m2_code_i),
+        .sign_o(mini_e5m2_sign_o),
+        .mag_o(mini_e5m2_mag_o),
+        .exp_o(mini_e5m2_exp_o),
+        .nan_o(mini_e5m2_nan_o),
+        .inf_o(mini_e5m2_inf_o)
+    );
+    crosslane_engine__lanes_0_to_f32_unpack_mini_e3m4 #(.man_bits(16'h3), .exp_mask(16'hf), .man_mask(16'h7), .sign_bit(16'h80), .hidden(16'h8), .has_inf(1'b0), .exp_sub(8'hb5), .exp_step(8'hb4)) mini_e4m3(
+        .code_i(mini_e4m3_code_i),
+        .sign_o(mini_e4m3_sign_o),
+        .mag_o(mini_e4m3_mag_o),
+        .exp_o(mini_e4m3_exp_o),
+        .nan_o(mini_e4m3_nan_o),
+        .inf_o(mini_e4m3_inf_o)
+    );
+    crosslane_engine__lanes_0_to_f32_unpack_mini_e3m4 #(.man_bits(16'h4), .exp_mask(16'h7), .man_mask(16'hf), .sign_bit(16'h80), .hidden(16'h10), .has_inf(1'b0), .exp_sub(8'hb8), .exp_step(8'hb7)) mini_e3m4(
+        .code_i(mini_e3m4_code_i),
+        .sign_o(mini_e3m4_sign_o),
+        .mag_o(mini_e3m4_mag_o),
+        .exp_o(mini_e3m4_exp_o),
+        .nan_o(mini_e3m4_nan_o),
+        .inf_o(mini_e3m4_inf_o)
+    );
+    
+    // Update code
+    always @(*) begin
+        mini_f16_code_i = bits_i[(32'h0)+:(16)];
+        mini_e5m2_code_i = bits_i[(32'h0)+:(16)];
+        mini_e4m3_code_i = bits_i[(32'h0)+:(16)];
+        mini_e3m4_code_i = bits_i[(32'h0)+:(16)];
+        mask = mask64;
+        top = top64;
+        is_signed = 1'b0;
+        if ((dtype_i == dt_i8) | (dtype_i == dt_u8)) begin
+            mask = mask8;
+            top = top8;
+        end
+        if ((dtype_i == dt_i16) | (dtype_i == dt_u16)) begin
+            mask = mask16;
+            top = top16;
+        end
+        if ((dtype_i == dt_i32) | (dtype_i == dt_u32)) begin
+            mask = mask32;
+            top = top32;
+        end
+        if ((dtype_i == dt_i8) | (dtype_i == dt_i16) | (dtype_i == dt_i32) | (dtype_i == dt_i64)) begin
+            is_signed = 1'b1;
+        end
+        val = bits_i & mask;
+        neg = is_signed & ((val & top) != zero64);
+        sign_o = neg;
+        mag_o = val;
+        if (neg) begin
+            mag_o = ((val ^ mask) + one64) & mask;
+        end
+        exp_o = exp_int;
+        mini = 1'b1;
+        mini_sign = mini_f16_sign_o;
+        mini_nan = mini_f16_nan_o;
+        mini_inf = mini_f16_inf_o;
+        if (dtype_i == dt_f16) begin
+            mag_o = mini_f16_mag_o;
+            exp_o = mini_f16_exp_o;
+        end
+        else if (dtype_i == dt_e5) begin
+            mag_o = mini_e5m2_mag_o;
+            exp_o = mini_e5m2_exp_o;
+            mini_sign = mini_e5m2_sign_o;
+            mini_nan = mini_e5m2_nan_o;
+            mini_inf = mini_e5m2_inf_o;
+        end
+        else if (dtype_i == dt_e4) begin
+            mag_o = mini_e4m3_mag_o;
+            exp_o = mini_e4m3_exp_o;
+            mini_sign = mini_e4m3_sign_o;
+            mini_nan = mini_e4m3_nan_o;
+            mini_inf = mini_e4m3_inf_o;
+        end
+        else if (dtype_i == dt_e3) begin
+            mag_o = mini_e3m4_mag_o;
+            exp_o = mini_e3m4_exp_o;
+            mini_sign = mini_e3m4_sign_o;
+            mini_nan = mini_e3m4_nan_o;
+            mini_inf = mini_e3m4_inf_o;
+        end
+        else begin
+            mini = 1'b0;
+        end
+        if (mini) begin
+            sign_o = mini_sign;
+        end
+        f32 = bits_i[(32'h0)+:(32)];
+        if (dtype_i == dt_bf16) begin
+            f32 = bits_i[(32'h0)+:(32)] << 32'h10;
+        end
+        pass_val_o = f32;
+        if (((f32 & exp_f32) == exp_f32) & ((f32 & man_f32) != zero32)) begin
+            pass_val_o = qnan;
+        end
+        pass_o = (dtype_i == dt_f32) | (dtype_i == dt_f32r) | (dtype_i == dt_bf16);
+        if (mini & mini_inf) begin
+            pass_o = 1'b1;
+            pass_val_o = inf;
+            if (mini_sign) begin
+                pass_val_o = inf | sign32;
+            end
+        end
+        if (mini & mini_nan) begin
+            pass_o = 1'b1;
+            pass_val_o = qnan;
+        end
+        if (dtype_i == dt_invalid) begin
+            pass_o = 1'b1;
+            pass_val_o = zero32;
+        end
+    end
+    
+endmodule // crosslane_engine__lanes_0_to_f32_unpack
 
 module crosslane_engine__beat_sum_l1_0(clk_i,a_i,b_i,va_i,vb_i,sum_o,v_o);
     
@@ -1848,57 +2862,7 @@ module crosslane_engine__dst_walk_idx_0(d,q,clock);
           
 endmodule // crosslane_engine__dst_walk_idx_0
 
-module crosslane_engine__to_f32_unpack_mini_e3m4(code_i,sign_o,mag_o,exp_o,nan_o,inf_o);
-    
-    // Module arguments
-    input wire  [15:0] code_i;
-    output reg  sign_o;
-    output reg  [63:0] mag_o;
-    output reg  [7:0] exp_o;
-    output reg  nan_o;
-    output reg  inf_o;
-    
-    // Constant declarations
-    parameter  man_bits = 16'h4;
-    parameter  exp_mask = 16'h7;
-    parameter  man_mask = 16'hf;
-    parameter  sign_bit = 16'h80;
-    parameter  hidden = 16'h10;
-    localparam  zero16 = 16'h0;
-    parameter  has_inf = 1'b0;
-    parameter  exp_sub = 8'hb8;
-    parameter  exp_step = 8'hb7;
-    
-    // Local signals
-    reg  [15:0] exp16;
-    reg  [7:0] exp;
-    reg  [15:0] man;
-    reg  [15:0] sig;
-    
-    // Update code
-    always @(*) begin
-        exp16 = (code_i >> man_bits) & exp_mask;
-        exp = exp16[(32'h0)+:(8)];
-        man = code_i & man_mask;
-        sig = man | hidden;
-        sign_o = (code_i & sign_bit) != zero16;
-        mag_o = {48'b0, man};
-        exp_o = exp_sub;
-        if (exp16 != zero16) begin
-            mag_o = {48'b0, sig};
-            exp_o = exp_step + exp;
-        end
-        nan_o = (exp16 == exp_mask) & (man == man_mask);
-        inf_o = 1'b0;
-        if (has_inf) begin
-            nan_o = (exp16 == exp_mask) & (man != zero16);
-            inf_o = (exp16 == exp_mask) & (man == zero16);
-        end
-    end
-    
-endmodule // crosslane_engine__to_f32_unpack_mini_e3m4
-
-module crosslane_engine__from_f32_out(d,q,clock);
+module crosslane_engine__wr_strb(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -1906,9 +2870,403 @@ module crosslane_engine__from_f32_out(d,q,clock);
     input wire  clock;
     
     // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_engine__from_f32_out
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // crosslane_engine__wr_strb
+
+module crosslane_engine__lanes_0_mul(clk_i,a_i,b_i,product_o);
+    
+    // Module arguments
+    input wire  clk_i;
+    input wire  [31:0] a_i;
+    input wire  [31:0] b_i;
+    output reg  [31:0] product_o;
+    
+    // Stub signals
+    reg  [31:0] unpack_a_i;
+    reg  [31:0] unpack_b_i;
+    wire  unpack_sign_o;
+    wire  [9:0] unpack_exp_o;
+    wire  [31:0] unpack_hh_o;
+    wire  [31:0] unpack_hl_o;
+    wire  [31:0] unpack_lh_o;
+    wire  [31:0] unpack_ll_o;
+    wire  unpack_nan_o;
+    wire  unpack_inf_o;
+    wire  unpack_zero_o;
+    reg  [9:0] normalize_exp_i;
+    reg  [31:0] normalize_hh_i;
+    reg  [31:0] normalize_hl_i;
+    reg  [31:0] normalize_lh_i;
+    reg  [31:0] normalize_ll_i;
+    wire  [25:0] normalize_man_o;
+    wire  [7:0] normalize_exp_o;
+    reg  round_sign_i;
+    reg  [25:0] round_man_i;
+    reg  [7:0] round_exp_i;
+    reg  round_zero_i;
+    reg  round_nan_i;
+    reg  round_inf_i;
+    reg  round_zero_sign_i;
+    wire  [31:0] round_sum_o;
+    reg  u_sign_d;
+    wire  u_sign_q;
+    reg  [9:0] u_exp_d;
+    wire  [9:0] u_exp_q;
+    reg  [31:0] u_hh_d;
+    wire  [31:0] u_hh_q;
+    reg  [31:0] u_hl_d;
+    wire  [31:0] u_hl_q;
+    reg  [31:0] u_lh_d;
+    wire  [31:0] u_lh_q;
+    reg  [31:0] u_ll_d;
+    wire  [31:0] u_ll_q;
+    reg  u_nan_d;
+    wire  u_nan_q;
+    reg  u_inf_d;
+    wire  u_inf_q;
+    reg  u_zero_d;
+    wire  u_zero_q;
+    reg  n_sign_d;
+    wire  n_sign_q;
+    reg  [25:0] n_man_d;
+    wire  [25:0] n_man_q;
+    reg  [7:0] n_exp_d;
+    wire  [7:0] n_exp_q;
+    reg  n_nan_d;
+    wire  n_nan_q;
+    reg  n_inf_d;
+    wire  n_inf_q;
+    reg  n_zero_d;
+    wire  n_zero_q;
+    reg  [31:0] out_d;
+    wire  [31:0] out_q;
+    
+    // Sub module instances
+    crosslane_engine__lanes_0_mul_unpack unpack(
+        .a_i(unpack_a_i),
+        .b_i(unpack_b_i),
+        .sign_o(unpack_sign_o),
+        .exp_o(unpack_exp_o),
+        .hh_o(unpack_hh_o),
+        .hl_o(unpack_hl_o),
+        .lh_o(unpack_lh_o),
+        .ll_o(unpack_ll_o),
+        .nan_o(unpack_nan_o),
+        .inf_o(unpack_inf_o),
+        .zero_o(unpack_zero_o)
+    );
+    crosslane_engine__lanes_0_mul_normalize normalize(
+        .exp_i(normalize_exp_i),
+        .hh_i(normalize_hh_i),
+        .hl_i(normalize_hl_i),
+        .lh_i(normalize_lh_i),
+        .ll_i(normalize_ll_i),
+        .man_o(normalize_man_o),
+        .exp_o(normalize_exp_o)
+    );
+    crosslane_engine__fold_add_round round(
+        .sign_i(round_sign_i),
+        .man_i(round_man_i),
+        .exp_i(round_exp_i),
+        .zero_i(round_zero_i),
+        .nan_i(round_nan_i),
+        .inf_i(round_inf_i),
+        .zero_sign_i(round_zero_sign_i),
+        .sum_o(round_sum_o)
+    );
+    crosslane_engine__check_partitions u_sign(
+        .d(u_sign_d),
+        .q(u_sign_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_a_tm1 u_exp(
+        .d(u_exp_d),
+        .q(u_exp_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_a_x u_hh(
+        .d(u_hh_d),
+        .q(u_hh_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_a_x u_hl(
+        .d(u_hl_d),
+        .q(u_hl_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_a_x u_lh(
+        .d(u_lh_d),
+        .q(u_lh_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_a_x u_ll(
+        .d(u_ll_d),
+        .q(u_ll_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__check_partitions u_nan(
+        .d(u_nan_d),
+        .q(u_nan_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__check_partitions u_inf(
+        .d(u_inf_d),
+        .q(u_inf_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__check_partitions u_zero(
+        .d(u_zero_d),
+        .q(u_zero_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_s_huge n_sign(
+        .d(n_sign_d),
+        .q(n_sign_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__fold_add_n_man n_man(
+        .d(n_man_d),
+        .q(n_man_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__fold_add_a_exp n_exp(
+        .d(n_exp_d),
+        .q(n_exp_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_s_huge n_nan(
+        .d(n_nan_d),
+        .q(n_nan_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_s_huge n_inf(
+        .d(n_inf_d),
+        .q(n_inf_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_s_huge n_zero(
+        .d(n_zero_d),
+        .q(n_zero_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_a_x out(
+        .d(out_d),
+        .q(out_q),
+        .clock(clk_i)
+    );
+    
+    // Update code
+    always @(*) begin
+        unpack_a_i = a_i;
+        unpack_b_i = b_i;
+        u_sign_d = unpack_sign_o;
+        u_exp_d = unpack_exp_o;
+        u_hh_d = unpack_hh_o;
+        u_hl_d = unpack_hl_o;
+        u_lh_d = unpack_lh_o;
+        u_ll_d = unpack_ll_o;
+        u_nan_d = unpack_nan_o;
+        u_inf_d = unpack_inf_o;
+        u_zero_d = unpack_zero_o;
+        normalize_exp_i = u_exp_q;
+        normalize_hh_i = u_hh_q;
+        normalize_hl_i = u_hl_q;
+        normalize_lh_i = u_lh_q;
+        normalize_ll_i = u_ll_q;
+        n_sign_d = u_sign_q;
+        n_man_d = normalize_man_o;
+        n_exp_d = normalize_exp_o;
+        n_nan_d = u_nan_q;
+        n_inf_d = u_inf_q;
+        n_zero_d = u_zero_q;
+        round_sign_i = n_sign_q;
+        round_man_i = n_man_q;
+        round_exp_i = n_exp_q;
+        round_zero_i = n_zero_q;
+        round_nan_i = n_nan_q;
+        round_inf_i = n_inf_q;
+        round_zero_sign_i = n_sign_q;
+        out_d = round_sum_o;
+        product_o = out_q;
+    end
+    
+endmodule // crosslane_engine__lanes_0_mul
+
+module crosslane_engine__lanes_0_to_f32(clk_i,bits_i,dtype_i,f32_o);
+    
+    // Module arguments
+    input wire  clk_i;
+    input wire  [63:0] bits_i;
+    input wire  [3:0] dtype_i;
+    output reg  [31:0] f32_o;
+    
+    // Stub signals
+    reg  [63:0] unpack_bits_i;
+    reg  [3:0] unpack_dtype_i;
+    wire  unpack_sign_o;
+    wire  [63:0] unpack_mag_o;
+    wire  [7:0] unpack_exp_o;
+    wire  unpack_pass_o;
+    wire  [31:0] unpack_pass_val_o;
+    reg  [63:0] normalize_mag_i;
+    reg  [7:0] normalize_exp_i;
+    wire  [24:0] normalize_man_o;
+    wire  [7:0] normalize_exp_o;
+    wire  normalize_zero_o;
+    reg  round_sign_i;
+    reg  [24:0] round_man_i;
+    reg  [7:0] round_exp_i;
+    reg  round_zero_i;
+    reg  round_pass_i;
+    reg  [31:0] round_pass_val_i;
+    wire  [31:0] round_f32_o;
+    reg  u_sign_d;
+    wire  u_sign_q;
+    reg  [63:0] u_mag_d;
+    wire  [63:0] u_mag_q;
+    reg  [7:0] u_exp_d;
+    wire  [7:0] u_exp_q;
+    reg  u_pass_d;
+    wire  u_pass_q;
+    reg  [31:0] u_pass_val_d;
+    wire  [31:0] u_pass_val_q;
+    reg  n_sign_d;
+    wire  n_sign_q;
+    reg  [24:0] n_man_d;
+    wire  [24:0] n_man_q;
+    reg  [7:0] n_exp_d;
+    wire  [7:0] n_exp_q;
+    reg  n_zero_d;
+    wire  n_zero_q;
+    reg  n_pass_d;
+    wire  n_pass_q;
+    reg  [31:0] n_pass_val_d;
+    wire  [31:0] n_pass_val_q;
+    reg  [31:0] out_d;
+    wire  [31:0] out_q;
+    
+    // Sub module instances
+    crosslane_engine__lanes_0_to_f32_unpack unpack(
+        .bits_i(unpack_bits_i),
+        .dtype_i(unpack_dtype_i),
+        .sign_o(unpack_sign_o),
+        .mag_o(unpack_mag_o),
+        .exp_o(unpack_exp_o),
+        .pass_o(unpack_pass_o),
+        .pass_val_o(unpack_pass_val_o)
+    );
+    crosslane_engine__lanes_0_to_f32_normalize normalize(
+        .mag_i(normalize_mag_i),
+        .exp_i(normalize_exp_i),
+        .man_o(normalize_man_o),
+        .exp_o(normalize_exp_o),
+        .zero_o(normalize_zero_o)
+    );
+    crosslane_engine__lanes_0_to_f32_round round(
+        .sign_i(round_sign_i),
+        .man_i(round_man_i),
+        .exp_i(round_exp_i),
+        .zero_i(round_zero_i),
+        .pass_i(round_pass_i),
+        .pass_val_i(round_pass_val_i),
+        .f32_o(round_f32_o)
+    );
+    crosslane_engine__check_partitions u_sign(
+        .d(u_sign_d),
+        .q(u_sign_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_out u_mag(
+        .d(u_mag_d),
+        .q(u_mag_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__lanes_0_to_f32_u_exp u_exp(
+        .d(u_exp_d),
+        .q(u_exp_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__check_partitions u_pass(
+        .d(u_pass_d),
+        .q(u_pass_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_a_x u_pass_val(
+        .d(u_pass_val_d),
+        .q(u_pass_val_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_s_huge n_sign(
+        .d(n_sign_d),
+        .q(n_sign_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__lanes_0_to_f32_n_man n_man(
+        .d(n_man_d),
+        .q(n_man_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__fold_add_a_exp n_exp(
+        .d(n_exp_d),
+        .q(n_exp_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_s_huge n_zero(
+        .d(n_zero_d),
+        .q(n_zero_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_s_huge n_pass(
+        .d(n_pass_d),
+        .q(n_pass_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_s_x n_pass_val(
+        .d(n_pass_val_d),
+        .q(n_pass_val_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__from_f32_a_x out(
+        .d(out_d),
+        .q(out_q),
+        .clock(clk_i)
+    );
+    
+    // Update code
+    always @(*) begin
+        unpack_bits_i = bits_i;
+        unpack_dtype_i = dtype_i;
+        u_sign_d = unpack_sign_o;
+        u_mag_d = unpack_mag_o;
+        u_exp_d = unpack_exp_o;
+        u_pass_d = unpack_pass_o;
+        u_pass_val_d = unpack_pass_val_o;
+        normalize_mag_i = u_mag_q;
+        normalize_exp_i = u_exp_q;
+        n_sign_d = u_sign_q;
+        n_man_d = normalize_man_o;
+        n_exp_d = normalize_exp_o;
+        n_zero_d = normalize_zero_o;
+        n_pass_d = u_pass_q;
+        n_pass_val_d = u_pass_val_q;
+        round_sign_i = n_sign_q;
+        round_man_i = n_man_q;
+        round_exp_i = n_exp_q;
+        round_zero_i = n_zero_q;
+        round_pass_i = n_pass_q;
+        round_pass_val_i = n_pass_val_q;
+        out_d = round_f32_o;
+        f32_o = out_q;
+    end
+    
+endmodule // crosslane_engine__lanes_0_to_f32
 
 module crosslane_engine__unit_l1_0(a_i,b_i,ma_i,mb_i,pass_i,sum_i,max_i,and_i,or_i,xor_i,b_wins_i,a_wins_i,val_o,mask_o);
     
@@ -2503,24 +3861,6 @@ endmodule // crosslane_engine__check_dst
 module crosslane_engine__conv_wait_0(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // crosslane_engine__conv_wait_0
-
-module crosslane_engine__inst(d,q,clock);
-    
-    // Module arguments
     input wire  [511:0] d;
     output reg  [511:0] q;
     input wire  clock;
@@ -2534,7 +3874,7 @@ module crosslane_engine__inst(d,q,clock);
        q <= d;
     end
           
-endmodule // crosslane_engine__inst
+endmodule // crosslane_engine__conv_wait_0
 
 module crosslane_engine__accepted(d,q,clock);
     
@@ -2554,41 +3894,23 @@ module crosslane_engine__accepted(d,q,clock);
           
 endmodule // crosslane_engine__accepted
 
-module crosslane_engine__e2(d,q,clock);
+module crosslane_engine__fill_pos(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 5'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // crosslane_engine__e2
-
-module crosslane_engine__wr_partition(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // crosslane_engine__wr_partition
+endmodule // crosslane_engine__fill_pos
 
 module crosslane_engine__fold_add(clk_i,a_i,b_i,sum_o);
     
@@ -2727,7 +4049,7 @@ module crosslane_engine__fold_add(clk_i,a_i,b_i,sum_o);
         .man_o(normalize_man_o),
         .exp_o(normalize_exp_o)
     );
-    crosslane_engine__mul_round round(
+    crosslane_engine__fold_add_round round(
         .sign_i(round_sign_i),
         .man_i(round_man_i),
         .exp_i(round_exp_i),
@@ -2747,7 +4069,7 @@ module crosslane_engine__fold_add(clk_i,a_i,b_i,sum_o);
         .q(o_sub_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp o_exp(
+    crosslane_engine__fold_add_a_exp o_exp(
         .d(o_exp_d),
         .q(o_exp_q),
         .clock(clk_i)
@@ -2762,7 +4084,7 @@ module crosslane_engine__fold_add(clk_i,a_i,b_i,sum_o);
         .q(o_sy_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp o_shift(
+    crosslane_engine__fold_add_a_exp o_shift(
         .d(o_shift_d),
         .q(o_shift_q),
         .clock(clk_i)
@@ -2792,7 +4114,7 @@ module crosslane_engine__fold_add(clk_i,a_i,b_i,sum_o);
         .q(a_sub_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp a_exp(
+    crosslane_engine__fold_add_a_exp a_exp(
         .d(a_exp_d),
         .q(a_exp_q),
         .clock(clk_i)
@@ -2827,7 +4149,7 @@ module crosslane_engine__fold_add(clk_i,a_i,b_i,sum_o);
         .q(s_sign_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp s_exp(
+    crosslane_engine__fold_add_a_exp s_exp(
         .d(s_exp_d),
         .q(s_exp_q),
         .clock(clk_i)
@@ -2862,12 +4184,12 @@ module crosslane_engine__fold_add(clk_i,a_i,b_i,sum_o);
         .q(n_sign_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_man n_man(
+    crosslane_engine__fold_add_n_man n_man(
         .d(n_man_d),
         .q(n_man_q),
         .clock(clk_i)
     );
-    crosslane_engine__mul_n_exp n_exp(
+    crosslane_engine__fold_add_a_exp n_exp(
         .d(n_exp_d),
         .q(n_exp_q),
         .clock(clk_i)
@@ -2953,6 +4275,24 @@ module crosslane_engine__fold_add(clk_i,a_i,b_i,sum_o);
     
 endmodule // crosslane_engine__fold_add
 
+module crosslane_engine__res_wait_0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // crosslane_engine__res_wait_0
+
 module crosslane_engine__fold_max(a_i,b_i,max_o);
     
     // Module arguments
@@ -3035,18 +4375,6 @@ module crosslane_engine__from_f32_a_sig(d,q,clock);
     // A pipeline register.
     always @(posedge clock) q <= d;
 endmodule // crosslane_engine__from_f32_a_sig
-
-module crosslane_engine__from_f32_a_tm1(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    // A pipeline register.
-    always @(posedge clock) q <= d;
-endmodule // crosslane_engine__from_f32_a_tm1
 
 module crosslane_engine__from_f32_align(x_i,dtype_i,sig_o,rshift_o,lshift_o,huge_o,nan_o,tm1_o);
     
@@ -3484,558 +4812,106 @@ module crosslane_engine__from_f32_shift(sig_i,rshift_i,lshift_i,mag_o);
     
 endmodule // crosslane_engine__from_f32_shift
 
-module crosslane_engine__mul_normalize(exp_i,hh_i,hl_i,lh_i,ll_i,man_o,exp_o);
+module crosslane_engine__lanes_0(clk_i,row_i,lg_i,dtype_i,scale_i,raw_o,conv_o,product_o);
     
     // Module arguments
-    input wire  [9:0] exp_i;
-    input wire  [31:0] hh_i;
-    input wire  [31:0] hl_i;
-    input wire  [31:0] lh_i;
-    input wire  [31:0] ll_i;
-    output reg  [25:0] man_o;
-    output reg  [7:0] exp_o;
+    input wire  clk_i;
+    input wire  [511:0] row_i;
+    input wire  [1:0] lg_i;
+    input wire  [3:0] dtype_i;
+    input wire  [31:0] scale_i;
+    output reg  [511:0] raw_o;
+    output reg  [511:0] conv_o;
+    output reg  [511:0] product_o;
     
     // Constant declarations
-    localparam  exp_bias = 10'b1111111;
-    localparam  exp_bias1 = 10'b1111110;
-    localparam  exp_over = 10'b11111111;
-    localparam  exp0 = 8'h0;
-    localparam  exp_max = 8'hff;
-    localparam  top48 = 48'h800000000000;
-    localparam  ones48 = 48'hffffffffffff;
-    localparam  zero48 = 48'h0;
-    localparam  low22 = 48'h3fffff;
-    localparam  ones15 = 63'h7fff;
-    localparam  right_max = 10'b110000;
-    localparam  right_max6 = 6'b110000;
-    localparam  zero32 = 32'h0;
-    localparam  zero16 = 16'h0;
-    localparam  zero8 = 8'h0;
-    localparam  zero4 = 4'h0;
-    localparam  zero2 = 2'b0;
-    localparam  lz0 = 6'b0;
-    localparam  lz_32 = 6'b100000;
-    localparam  lz_16 = 6'b10000;
-    localparam  lz_8 = 6'b1000;
-    localparam  lz_4 = 6'b100;
-    localparam  lz_2 = 6'b10;
-    localparam  lz_1 = 6'b1;
-    localparam  sticky = 26'h1;
+    parameter  at8 = 10'b0;
+    parameter  at32 = 10'b0;
+    localparam  ones = 64'hffffffffffffffff;
+    localparam  ones32 = 64'hffffffff;
+    localparam  eight = 64'h8;
+    localparam  lg3 = 2'b11;
+    
+    // Stub signals
+    reg  [63:0] elem_d;
+    wire  [63:0] elem_q;
+    reg  to_f32_clk_i;
+    reg  [63:0] to_f32_bits_i;
+    reg  [3:0] to_f32_dtype_i;
+    wire  [31:0] to_f32_f32_o;
+    reg  mul_clk_i;
+    reg  [31:0] mul_a_i;
+    reg  [31:0] mul_b_i;
+    wire  [31:0] mul_product_o;
     
     // Local signals
-    reg  [47:0] p;
-    reg  [9:0] lim;
-    reg  [47:0] marked;
-    reg  [62:0] t0;
-    reg  [30:0] t1;
-    reg  [14:0] t2;
-    reg  [6:0] t3;
-    reg  [2:0] t4;
-    reg  msb;
-    reg  [5:0] lz;
-    reg  [9:0] right;
-    reg  [5:0] right_c;
-    reg  [47:0] shifted;
-    reg  out_sticky;
-    reg  [9:0] exp_norm;
+    reg  [511:0] shifted;
+    reg  [63:0] picked;
+    reg  [63:0] low;
+    reg  [63:0] width_mask;
+    
+    // Sub module instances
+    crosslane_engine__wr_strb elem(
+        .d(elem_d),
+        .q(elem_q),
+        .clock(clk_i)
+    );
+    crosslane_engine__lanes_0_to_f32 to_f32(
+        .clk_i(to_f32_clk_i),
+        .bits_i(to_f32_bits_i),
+        .dtype_i(to_f32_dtype_i),
+        .f32_o(to_f32_f32_o)
+    );
+    crosslane_engine__lanes_0_mul mul(
+        .clk_i(mul_clk_i),
+        .a_i(mul_a_i),
+        .b_i(mul_b_i),
+        .product_o(mul_product_o)
+    );
     
     // Update code
     always @(*) begin
-        p = ({16'b0, hh_i} << 32'h18) + ({16'b0, hl_i} << 32'hc) + ({16'b0, lh_i} << 32'hc) + {16'b0, ll_i};
-        lim = exp_i - exp_bias;
-        marked = p | (top48 >> lim);
-        t0 = ({15'b0, marked} << 32'hf) | ones15;
-        t1 = t0[(32'h20)+:(31)];
-        lz = lz0;
-        if (t0[(32'h1f)+:(32)] == zero32) begin
-            t1 = t0[(32'h0)+:(31)];
-            lz = lz_32;
+        elem_d = elem_q;
+        shifted = row_i >> (at8 << {8'b0, lg_i});
+        picked = shifted[(32'h0)+:(64)];
+        if (lg_i == lg3) begin
+            width_mask = ones;
         end
-        t2 = t1[(32'h10)+:(15)];
-        if (t1[(32'hf)+:(16)] == zero16) begin
-            t2 = t1[(32'h0)+:(15)];
-            lz = lz | lz_16;
+        else begin
+            width_mask = ~(ones << (eight << {62'b0, lg_i}));
         end
-        t3 = t2[(32'h8)+:(7)];
-        if (t2[(32'h7)+:(8)] == zero8) begin
-            t3 = t2[(32'h0)+:(7)];
-            lz = lz | lz_8;
-        end
-        t4 = t3[(32'h4)+:(3)];
-        if (t3[(32'h3)+:(4)] == zero4) begin
-            t4 = t3[(32'h0)+:(3)];
-            lz = lz | lz_4;
-        end
-        msb = t4[32'h2];
-        if (t4[(32'h1)+:(2)] == zero2) begin
-            msb = t4[32'h0];
-            lz = lz | lz_2;
-        end
-        if (~msb) begin
-            lz = lz | lz_1;
-        end
-        shifted = p << lz;
-        exp_norm = exp_i - exp_bias1 - {4'b0, lz};
-        out_sticky = 1'b0;
-        right = exp_bias - exp_i;
-        right_c = right[(32'h0)+:(6)];
-        if (right > right_max) begin
-            right_c = right_max6;
-        end
-        if (exp_i < exp_bias) begin
-            shifted = p >> right_c;
-            out_sticky = (p & ~(ones48 << right_c)) != zero48;
-        end
-        man_o = {1'b0, shifted[(32'h16)+:(25)]} << 32'h1;
-        if (((shifted & low22) != zero48) | out_sticky) begin
-            man_o = ({1'b0, shifted[(32'h16)+:(25)]} << 32'h1) | sticky;
-        end
-        exp_o = exp_norm[(32'h0)+:(8)];
-        if (exp_norm >= exp_over) begin
-            exp_o = exp_max;
-        end
-        if (~shifted[32'h2f]) begin
-            exp_o = exp0;
-        end
+        elem_d = picked & width_mask;
+        to_f32_clk_i = clk_i;
+        to_f32_bits_i = elem_q;
+        to_f32_dtype_i = dtype_i;
+        mul_clk_i = clk_i;
+        mul_a_i = to_f32_f32_o;
+        mul_b_i = scale_i;
+        low = elem_q & ones32;
+        raw_o = {448'b0, low} << at32;
+        conv_o = {480'b0, to_f32_f32_o} << at32;
+        product_o = {480'b0, mul_product_o} << at32;
     end
     
-endmodule // crosslane_engine__mul_normalize
+endmodule // crosslane_engine__lanes_0
 
-module crosslane_engine__mul_unpack(a_i,b_i,sign_o,exp_o,hh_o,hl_o,lh_o,ll_o,nan_o,inf_o,zero_o);
+module crosslane_engine__channel(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] a_i;
-    input wire  [31:0] b_i;
-    output reg  sign_o;
-    output reg  [9:0] exp_o;
-    output reg  [31:0] hh_o;
-    output reg  [31:0] hl_o;
-    output reg  [31:0] lh_o;
-    output reg  [31:0] ll_o;
-    output reg  nan_o;
-    output reg  inf_o;
-    output reg  zero_o;
-    
-    // Constant declarations
-    localparam  exp0 = 8'h0;
-    localparam  exp_max = 8'hff;
-    localparam  exp1 = 10'b1;
-    localparam  frac0 = 23'h0;
-    localparam  hidden = 24'h800000;
-    
-    // Local signals
-    reg  [7:0] ea;
-    reg  [7:0] eb;
-    reg  [9:0] ea_eff;
-    reg  [9:0] eb_eff;
-    reg  [23:0] sa;
-    reg  [23:0] sb;
-    reg  [15:0] ah;
-    reg  [15:0] al;
-    reg  [15:0] bh;
-    reg  [15:0] bl;
-    reg  nan_a;
-    reg  nan_b;
-    reg  inf_a;
-    reg  inf_b;
-    reg  zero_a;
-    reg  zero_b;
-    
-    // Update code
-    always @(*) begin
-        ea = a_i[(32'h17)+:(8)];
-        eb = b_i[(32'h17)+:(8)];
-        sa = {1'b0, a_i[(32'h0)+:(23)]};
-        sb = {1'b0, b_i[(32'h0)+:(23)]};
-        ea_eff = exp1;
-        eb_eff = exp1;
-        if (ea != exp0) begin
-            sa = {1'b0, a_i[(32'h0)+:(23)]} | hidden;
-            ea_eff = {2'b0, ea};
-        end
-        if (eb != exp0) begin
-            sb = {1'b0, b_i[(32'h0)+:(23)]} | hidden;
-            eb_eff = {2'b0, eb};
-        end
-        exp_o = ea_eff + eb_eff;
-        sign_o = a_i[32'h1f] ^ b_i[32'h1f];
-        ah = {4'b0, sa[(32'hc)+:(12)]};
-        al = {4'b0, sa[(32'h0)+:(12)]};
-        bh = {4'b0, sb[(32'hc)+:(12)]};
-        bl = {4'b0, sb[(32'h0)+:(12)]};
-        hh_o = ah * bh;
-        hl_o = ah * bl;
-        lh_o = al * bh;
-        ll_o = al * bl;
-        nan_a = (ea == exp_max) & (a_i[(32'h0)+:(23)] != frac0);
-        nan_b = (eb == exp_max) & (b_i[(32'h0)+:(23)] != frac0);
-        inf_a = (ea == exp_max) & (a_i[(32'h0)+:(23)] == frac0);
-        inf_b = (eb == exp_max) & (b_i[(32'h0)+:(23)] == frac0);
-        zero_a = (ea == exp0) & (a_i[(32'h0)+:(23)] == frac0);
-        zero_b = (eb == exp0) & (b_i[(32'h0)+:(23)] == frac0);
-        nan_o = nan_a | nan_b | (inf_a & zero_b) | (zero_a & inf_b);
-        inf_o = inf_a | inf_b;
-        zero_o = zero_a | zero_b;
-    end
-    
-endmodule // crosslane_engine__mul_unpack
-
-module crosslane_engine__to_f32_n_man(d,q,clock);
-    
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     
     // Update code (custom)
-    // No register at this boundary in this configuration: a wire.
-    always @(*) q = d;
-endmodule // crosslane_engine__to_f32_n_man
-
-module crosslane_engine__to_f32_normalize(mag_i,exp_i,man_o,exp_o,zero_o);
-    
-    // Module arguments
-    input wire  [63:0] mag_i;
-    input wire  [7:0] exp_i;
-    output reg  [24:0] man_o;
-    output reg  [7:0] exp_o;
-    output reg  zero_o;
-    
-    // Constant declarations
-    localparam  zero64 = 64'h0;
-    localparam  zero32 = 32'h0;
-    localparam  zero16 = 16'h0;
-    localparam  zero8 = 8'h0;
-    localparam  zero4 = 4'h0;
-    localparam  zero2 = 2'b0;
-    localparam  zero38 = 38'h0;
-    localparam  lz0 = 6'b0;
-    localparam  lz32 = 6'b100000;
-    localparam  lz16 = 6'b10000;
-    localparam  lz8 = 6'b1000;
-    localparam  lz4 = 6'b100;
-    localparam  lz2 = 6'b10;
-    localparam  lz1 = 6'b1;
-    localparam  sticky = 25'h1;
-    
-    // Local signals
-    reg  [62:0] t0;
-    reg  [30:0] t1;
-    reg  [14:0] t2;
-    reg  [6:0] t3;
-    reg  [2:0] t4;
-    reg  msb;
-    reg  [5:0] c32;
-    reg  [5:0] c16;
-    reg  [5:0] c8;
-    reg  [5:0] c4;
-    reg  [5:0] c2;
-    reg  [5:0] lz;
-    reg  [62:0] shifted;
-    
-    // Update code
-    always @(*) begin
-        zero_o = mag_i == zero64;
-        t0 = mag_i[(32'h1)+:(63)];
-        t1 = t0[(32'h20)+:(31)];
-        c32 = lz0;
-        if (t0[(32'h1f)+:(32)] == zero32) begin
-            t1 = t0[(32'h0)+:(31)];
-            c32 = lz32;
-        end
-        t2 = t1[(32'h10)+:(15)];
-        c16 = c32;
-        if (t1[(32'hf)+:(16)] == zero16) begin
-            t2 = t1[(32'h0)+:(15)];
-            c16 = c32 | lz16;
-        end
-        t3 = t2[(32'h8)+:(7)];
-        c8 = c16;
-        if (t2[(32'h7)+:(8)] == zero8) begin
-            t3 = t2[(32'h0)+:(7)];
-            c8 = c16 | lz8;
-        end
-        t4 = t3[(32'h4)+:(3)];
-        c4 = c8;
-        if (t3[(32'h3)+:(4)] == zero4) begin
-            t4 = t3[(32'h0)+:(3)];
-            c4 = c8 | lz4;
-        end
-        msb = t4[32'h2];
-        c2 = c4;
-        if (t4[(32'h1)+:(2)] == zero2) begin
-            msb = t4[32'h0];
-            c2 = c4 | lz2;
-        end
-        lz = c2;
-        if (~msb) begin
-            lz = c2 | lz1;
-        end
-        shifted = mag_i[(32'h0)+:(63)] << lz;
-        man_o = shifted[(32'h26)+:(25)];
-        if (shifted[(32'h0)+:(38)] != zero38) begin
-            man_o = shifted[(32'h26)+:(25)] | sticky;
-        end
-        exp_o = exp_i - {2'b0, lz};
+    initial begin
+       q = 8'h0;
     end
     
-endmodule // crosslane_engine__to_f32_normalize
-
-module crosslane_engine__to_f32_round(sign_i,man_i,exp_i,zero_i,pass_i,pass_val_i,f32_o);
-    
-    // Module arguments
-    input wire  sign_i;
-    input wire  [24:0] man_i;
-    input wire  [7:0] exp_i;
-    input wire  zero_i;
-    input wire  pass_i;
-    input wire  [31:0] pass_val_i;
-    output reg  [31:0] f32_o;
-    
-    // Constant declarations
-    localparam  one31 = 31'h1;
-    localparam  zero32 = 32'h0;
-    localparam  sign32 = 32'h80000000;
-    
-    // Local signals
-    reg  [30:0] word;
-    reg  [30:0] rounded;
-    
-    // Update code
-    always @(*) begin
-        word = ({23'b0, exp_i} << 32'h17) | {8'b0, man_i[(32'h2)+:(23)]};
-        rounded = word;
-        if (man_i[32'h1] & (man_i[32'h0] | man_i[32'h2])) begin
-            rounded = word + one31;
-        end
-        f32_o = {1'b0, rounded};
-        if (sign_i) begin
-            f32_o = {1'b0, rounded} | sign32;
-        end
-        if (zero_i) begin
-            f32_o = zero32;
-            if (sign_i) begin
-                f32_o = sign32;
-            end
-        end
-        if (pass_i) begin
-            f32_o = pass_val_i;
-        end
+    always @(posedge clock) begin
+       q <= d;
     end
-    
-endmodule // crosslane_engine__to_f32_round
-
-module crosslane_engine__to_f32_unpack(bits_i,dtype_i,sign_o,mag_o,exp_o,pass_o,pass_val_o);
-    
-    // Module arguments
-    input wire  [63:0] bits_i;
-    input wire  [3:0] dtype_i;
-    output reg  sign_o;
-    output reg  [63:0] mag_o;
-    output reg  [7:0] exp_o;
-    output reg  pass_o;
-    output reg  [31:0] pass_val_o;
-    
-    // Constant declarations
-    localparam  dt_invalid = 4'h0;
-    localparam  dt_i8 = 4'h2;
-    localparam  dt_u8 = 4'h3;
-    localparam  dt_i16 = 4'h4;
-    localparam  dt_u16 = 4'h5;
-    localparam  dt_bf16 = 4'h6;
-    localparam  dt_f16 = 4'h7;
-    localparam  dt_i32 = 4'h8;
-    localparam  dt_u32 = 4'h9;
-    localparam  dt_f32 = 4'ha;
-    localparam  dt_f32r = 4'hb;
-    localparam  dt_i64 = 4'hc;
-    localparam  dt_e3 = 4'hd;
-    localparam  dt_e4 = 4'he;
-    localparam  dt_e5 = 4'hf;
-    localparam  mask8 = 64'hff;
-    localparam  mask16 = 64'hffff;
-    localparam  mask32 = 64'hffffffff;
-    localparam  mask64 = 64'hffffffffffffffff;
-    localparam  top8 = 64'h80;
-    localparam  top16 = 64'h8000;
-    localparam  top32 = 64'h80000000;
-    localparam  top64 = 64'h8000000000000000;
-    localparam  zero64 = 64'h0;
-    localparam  one64 = 64'h1;
-    localparam  exp_int = 8'hbe;
-    localparam  exp_f32 = 32'h7f800000;
-    localparam  man_f32 = 32'h7fffff;
-    localparam  zero32 = 32'h0;
-    localparam  qnan = 32'h7fc00000;
-    localparam  inf = 32'h7f800000;
-    localparam  sign32 = 32'h80000000;
-    
-    // Stub signals
-    reg  [15:0] mini_f16_code_i;
-    wire  mini_f16_sign_o;
-    wire  [63:0] mini_f16_mag_o;
-    wire  [7:0] mini_f16_exp_o;
-    wire  mini_f16_nan_o;
-    wire  mini_f16_inf_o;
-    reg  [15:0] mini_e5m2_code_i;
-    wire  mini_e5m2_sign_o;
-    wire  [63:0] mini_e5m2_mag_o;
-    wire  [7:0] mini_e5m2_exp_o;
-    wire  mini_e5m2_nan_o;
-    wire  mini_e5m2_inf_o;
-    reg  [15:0] mini_e4m3_code_i;
-    wire  mini_e4m3_sign_o;
-    wire  [63:0] mini_e4m3_mag_o;
-    wire  [7:0] mini_e4m3_exp_o;
-    wire  mini_e4m3_nan_o;
-    wire  mini_e4m3_inf_o;
-    reg  [15:0] mini_e3m4_code_i;
-    wire  mini_e3m4_sign_o;
-    wire  [63:0] mini_e3m4_mag_o;
-    wire  [7:0] mini_e3m4_exp_o;
-    wire  mini_e3m4_nan_o;
-    wire  mini_e3m4_inf_o;
-    
-    // Local signals
-    reg  [63:0] mask;
-    reg  [63:0] top;
-    reg  is_signed;
-    reg  [63:0] val;
-    reg  neg;
-    reg  [31:0] f32;
-    reg  mini_sign;
-    reg  mini_nan;
-    reg  mini_inf;
-    reg  mini;
-    
-    // Sub module instances
-    crosslane_engine__to_f32_unpack_mini_e3m4 #(.man_bits(16'ha), .exp_mask(16'h1f), .man_mask(16'h3ff), .sign_bit(16'h8000), .hidden(16'h400), .has_inf(1'b1), .exp_sub(8'ha6), .exp_step(8'ha5)) mini_f16(
-        .code_i(mini_f16_code_i),
-        .sign_o(mini_f16_sign_o),
-        .mag_o(mini_f16_mag_o),
-        .exp_o(mini_f16_exp_o),
-        .nan_o(mini_f16_nan_o),
-        .inf_o(mini_f16_inf_o)
-    );
-    crosslane_engine__to_f32_unpack_mini_e3m4 #(.man_bits(16'h2), .exp_mask(16'h1f), .man_mask(16'h3), .sign_bit(16'h80), .hidden(16'h4), .has_inf(1'b1), .exp_sub(8'hae), .exp_step(8'had)) mini_e5m2(
-        .code_i(mini_e5m2_code_i),
-        .sign_o(mini_e5m2_sign_o),
-        .mag_o(mini_e5m2_mag_o),
-        .exp_o(mini_e5m2_exp_o),
-        .nan_o(mini_e5m2_nan_o),
-        .inf_o(mini_e5m2_inf_o)
-    );
-    crosslane_engine__to_f32_unpack_mini_e3m4 #(.man_bits(16'h3), .exp_mask(16'hf), .man_mask(16'h7), .sign_bit(16'h80), .hidden(16'h8), .has_inf(1'b0), .exp_sub(8'hb5), .exp_step(8'hb4)) mini_e4m3(
-        .code_i(mini_e4m3_code_i),
-        .sign_o(mini_e4m3_sign_o),
-        .mag_o(mini_e4m3_mag_o),
-        .exp_o(mini_e4m3_exp_o),
-        .nan_o(mini_e4m3_nan_o),
-        .inf_o(mini_e4m3_inf_o)
-    );
-    crosslane_engine__to_f32_unpack_mini_e3m4 #(.man_bits(16'h4), .exp_mask(16'h7), .man_mask(16'hf), .sign_bit(16'h80), .hidden(16'h10), .has_inf(1'b0), .exp_sub(8'hb8), .exp_step(8'hb7)) mini_e3m4(
-        .code_i(mini_e3m4_code_i),
-        .sign_o(mini_e3m4_sign_o),
-        .mag_o(mini_e3m4_mag_o),
-        .exp_o(mini_e3m4_exp_o),
-        .nan_o(mini_e3m4_nan_o),
-        .inf_o(mini_e3m4_inf_o)
-    );
-    
-    // Update code
-    always @(*) begin
-        mini_f16_code_i = bits_i[(32'h0)+:(16)];
-        mini_e5m2_code_i = bits_i[(32'h0)+:(16)];
-        mini_e4m3_code_i = bits_i[(32'h0)+:(16)];
-        mini_e3m4_code_i = bits_i[(32'h0)+:(16)];
-        mask = mask64;
-        top = top64;
-        is_signed = 1'b0;
-        if ((dtype_i == dt_i8) | (dtype_i == dt_u8)) begin
-            mask = mask8;
-            top = top8;
-        end
-        if ((dtype_i == dt_i16) | (dtype_i == dt_u16)) begin
-            mask = mask16;
-            top = top16;
-        end
-        if ((dtype_i == dt_i32) | (dtype_i == dt_u32)) begin
-            mask = mask32;
-            top = top32;
-        end
-        if ((dtype_i == dt_i8) | (dtype_i == dt_i16) | (dtype_i == dt_i32) | (dtype_i == dt_i64)) begin
-            is_signed = 1'b1;
-        end
-        val = bits_i & mask;
-        neg = is_signed & ((val & top) != zero64);
-        sign_o = neg;
-        mag_o = val;
-        if (neg) begin
-            mag_o = ((val ^ mask) + one64) & mask;
-        end
-        exp_o = exp_int;
-        mini = 1'b1;
-        mini_sign = mini_f16_sign_o;
-        mini_nan = mini_f16_nan_o;
-        mini_inf = mini_f16_inf_o;
-        if (dtype_i == dt_f16) begin
-            mag_o = mini_f16_mag_o;
-            exp_o = mini_f16_exp_o;
-        end
-        else if (dtype_i == dt_e5) begin
-            mag_o = mini_e5m2_mag_o;
-            exp_o = mini_e5m2_exp_o;
-            mini_sign = mini_e5m2_sign_o;
-            mini_nan = mini_e5m2_nan_o;
-            mini_inf = mini_e5m2_inf_o;
-        end
-        else if (dtype_i == dt_e4) begin
-            mag_o = mini_e4m3_mag_o;
-            exp_o = mini_e4m3_exp_o;
-            mini_sign = mini_e4m3_sign_o;
-            mini_nan = mini_e4m3_nan_o;
-            mini_inf = mini_e4m3_inf_o;
-        end
-        else if (dtype_i == dt_e3) begin
-            mag_o = mini_e3m4_mag_o;
-            exp_o = mini_e3m4_exp_o;
-            mini_sign = mini_e3m4_sign_o;
-            mini_nan = mini_e3m4_nan_o;
-            mini_inf = mini_e3m4_inf_o;
-        end
-        else begin
-            mini = 1'b0;
-        end
-        if (mini) begin
-            sign_o = mini_sign;
-        end
-        f32 = bits_i[(32'h0)+:(32)];
-        if (dtype_i == dt_bf16) begin
-            f32 = bits_i[(32'h0)+:(32)] << 32'h10;
-        end
-        pass_val_o = f32;
-        if (((f32 & exp_f32) == exp_f32) & ((f32 & man_f32) != zero32)) begin
-            pass_val_o = qnan;
-        end
-        pass_o = (dtype_i == dt_f32) | (dtype_i == dt_f32r) | (dtype_i == dt_bf16);
-        if (mini & mini_inf) begin
-            pass_o = 1'b1;
-            pass_val_o = inf;
-            if (mini_sign) begin
-                pass_val_o = inf | sign32;
-            end
-        end
-        if (mini & mini_nan) begin
-            pass_o = 1'b1;
-            pass_val_o = qnan;
-        end
-        if (dtype_i == dt_invalid) begin
-            pass_o = 1'b1;
-            pass_val_o = zero32;
-        end
-    end
-    
-endmodule // crosslane_engine__to_f32_unpack
+          
+endmodule // crosslane_engine__channel
 
 module crosslane_engine__unit_f_ctrl(d,q,clock);
     
@@ -4820,24 +5696,6 @@ module crosslane_engine__beat_sum(clk_i,lanes_i,valid_i,sum_o,valid_o);
     
 endmodule // crosslane_engine__beat_sum
 
-module crosslane_engine__channel(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // crosslane_engine__channel
-
 module crosslane_engine__check(clk_i,inst_i,pb_i,rule_o,overlap_o);
     
     // Module arguments
@@ -5123,7 +5981,7 @@ module crosslane_engine__check(clk_i,inst_i,pb_i,rule_o,overlap_o);
     
 endmodule // crosslane_engine__check
 
-module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,last_o);
+module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,adv_i,run_left_o,offset_o,last_o);
     
     // Module arguments
     input wire  clk_i;
@@ -5131,10 +5989,13 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
     input wire  step_i;
     input wire  [159:0] tensor_i;
     input wire  [1:0] lg_i;
+    input wire  [4:0] adv_i;
+    output reg  [15:0] run_left_o;
     output reg  [20:0] offset_o;
     output reg  last_o;
     
     // Constant declarations
+    localparam  one5 = 5'b1;
     localparam  one16 = 16'h1;
     localparam  zero16 = 16'h0;
     localparam  sign_ext = 24'hff0000;
@@ -5173,6 +6034,8 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
     reg  [23:0] next1;
     reg  [23:0] next2;
     reg  [23:0] next3;
+    reg  [15:0] adv16;
+    reg  [23:0] step0;
     
     // Sub module instances
     crosslane_engine__dst_walk_idx_0 idx_0(
@@ -5221,19 +6084,21 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
         idx_0_d = idx_0_q;
         at_0_d = at_0_q;
         step16_0 = tensor_i[(32'h20 + 32'h10 * 0)+:(16)];
-        end_0 = idx_0_q == (tensor_i[(32'h60 + 32'h10 * 0)+:(16)] - one16);
         idx_1_d = idx_1_q;
         at_1_d = at_1_q;
         step16_1 = tensor_i[(32'h20 + 32'h10 * 1)+:(16)];
-        end_1 = idx_1_q == (tensor_i[(32'h60 + 32'h10 * 1)+:(16)] - one16);
         idx_2_d = idx_2_q;
         at_2_d = at_2_q;
         step16_2 = tensor_i[(32'h20 + 32'h10 * 2)+:(16)];
-        end_2 = idx_2_q == (tensor_i[(32'h60 + 32'h10 * 2)+:(16)] - one16);
         idx_3_d = idx_3_q;
         at_3_d = at_3_q;
         step16_3 = tensor_i[(32'h20 + 32'h10 * 3)+:(16)];
+        end_1 = idx_1_q == (tensor_i[(32'h60 + 32'h10 * 1)+:(16)] - one16);
+        end_2 = idx_2_q == (tensor_i[(32'h60 + 32'h10 * 2)+:(16)] - one16);
         end_3 = idx_3_q == (tensor_i[(32'h60 + 32'h10 * 3)+:(16)] - one16);
+        adv16 = {11'b0, adv_i};
+        end_0 = (idx_0_q + adv16) == tensor_i[(32'h60)+:(16)];
+        run_left_o = tensor_i[(32'h60)+:(16)] - idx_0_q;
         stride_0 = {8'b0, step16_0} << {22'b0, lg_i};
         if (step16_0[32'hf]) begin
             stride_0 = ({8'b0, step16_0} | sign_ext) << {22'b0, lg_i};
@@ -5249,6 +6114,10 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
         stride_3 = {8'b0, step16_3} << {22'b0, lg_i};
         if (step16_3[32'hf]) begin
             stride_3 = ({8'b0, step16_3} | sign_ext) << {22'b0, lg_i};
+        end
+        step0 = stride_0;
+        if (adv_i != one5) begin
+            step0 = {19'b0, adv_i} << {22'b0, lg_i};
         end
         next1 = at_1_q + stride_1;
         next2 = at_2_q + stride_2;
@@ -5267,8 +6136,8 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
         end
         else if (step_i) begin
             if (~end_0) begin
-                idx_0_d = idx_0_q + one16;
-                at_0_d = at_0_q + stride_0;
+                idx_0_d = idx_0_q + adv16;
+                at_0_d = at_0_q + step0;
             end
             else if (~end_1) begin
                 idx_0_d = zero16;
@@ -5299,76 +6168,97 @@ module crosslane_engine__dst_walk(clk_i,load_i,step_i,tensor_i,lg_i,offset_o,las
     
 endmodule // crosslane_engine__dst_walk
 
-module crosslane_engine__fill(clk_i,clear_i,valid_i,value_i,first_i,last_i,lg_i,valid_o,beat_o,mask_o,first_o,last_o);
+module crosslane_engine__fill(clk_i,clear_i,valid_i,lanes_i,count_i,first_i,last_i,valid_o,beat_o,mask_o,first_o,last_o);
     
     // Module arguments
     input wire  clk_i;
     input wire  clear_i;
     input wire  valid_i;
-    input wire  [63:0] value_i;
+    input wire  [511:0] lanes_i;
+    input wire  [4:0] count_i;
     input wire  first_i;
     input wire  last_i;
-    input wire  [1:0] lg_i;
     output reg  valid_o;
     output reg  [511:0] beat_o;
-    output reg  [63:0] mask_o;
+    output reg  [15:0] mask_o;
     output reg  first_o;
     output reg  last_o;
     
     // Constant declarations
-    localparam  ones = 64'hffffffffffffffff;
-    localparam  one64 = 64'h1;
-    localparam  eight = 64'h8;
-    localparam  one7 = 7'b1;
-    localparam  zero7 = 7'b0;
-    localparam  zero64 = 64'h0;
+    localparam  ones32 = 32'hffffffff;
+    localparam  lane_ones = 512'hffffffff;
+    localparam  at32_0 = 10'b0;
+    localparam  at32_1 = 10'b100000;
+    localparam  at32_2 = 10'b1000000;
+    localparam  at32_3 = 10'b1100000;
+    localparam  at32_4 = 10'b10000000;
+    localparam  at32_5 = 10'b10100000;
+    localparam  at32_6 = 10'b11000000;
+    localparam  at32_7 = 10'b11100000;
+    localparam  at32_8 = 10'b100000000;
+    localparam  at32_9 = 10'b100100000;
+    localparam  at32_10 = 10'b101000000;
+    localparam  at32_11 = 10'b101100000;
+    localparam  at32_12 = 10'b110000000;
+    localparam  at32_13 = 10'b110100000;
+    localparam  at32_14 = 10'b111000000;
+    localparam  at32_15 = 10'b111100000;
+    localparam  sixteen = 5'b10000;
+    localparam  zero5 = 5'b0;
+    localparam  zero16 = 16'h0;
     localparam  zero512 = 512'h0;
-    localparam  lg3 = 2'b11;
     
     // Stub signals
     reg  [511:0] beat_d;
     wire  [511:0] beat_q;
-    reg  [63:0] mask_d;
-    wire  [63:0] mask_q;
-    reg  [6:0] slot_d;
-    wire  [6:0] slot_q;
+    reg  [15:0] mask_d;
+    wire  [15:0] mask_q;
+    reg  [4:0] pos_d;
+    wire  [4:0] pos_q;
     reg  first_d;
     wire  first_q;
+    reg  flush_d;
+    wire  flush_q;
     reg  out_valid_d;
     wire  out_valid_q;
     reg  [511:0] out_beat_d;
     wire  [511:0] out_beat_q;
-    reg  [63:0] out_mask_d;
-    wire  [63:0] out_mask_q;
+    reg  [15:0] out_mask_d;
+    wire  [15:0] out_mask_q;
     reg  out_first_d;
     wire  out_first_q;
     reg  out_last_d;
     wire  out_last_q;
     
     // Local signals
-    reg  [63:0] width_mask;
-    reg  [63:0] masked;
-    reg  [511:0] placed;
-    reg  [511:0] cur_beat;
-    reg  [63:0] cur_mask;
-    reg  [6:0] next_slot;
+    reg  [31:0] in_mask;
+    reg  [511:0] rot_lo;
+    reg  [511:0] rot_hi;
+    reg  [511:0] wide_lo;
+    reg  [511:0] wide_hi;
+    reg  [511:0] merged;
+    reg  [15:0] merged_mask;
+    reg  [511:0] spill;
+    reg  [15:0] spill_mask;
+    reg  [4:0] total;
+    reg  [4:0] back;
+    reg  full;
     reg  beat_first;
-    reg  flush;
     
     // Sub module instances
-    crosslane_engine__inst beat(
+    crosslane_engine__conv_wait_0 beat(
         .d(beat_d),
         .q(beat_q),
         .clock(clk_i)
     );
-    crosslane_engine__e2 mask(
+    crosslane_engine__dst_walk_idx_0 mask(
         .d(mask_d),
         .q(mask_q),
         .clock(clk_i)
     );
-    crosslane_engine__wr_partition slot(
-        .d(slot_d),
-        .q(slot_q),
+    crosslane_engine__fill_pos pos(
+        .d(pos_d),
+        .q(pos_q),
         .clock(clk_i)
     );
     crosslane_engine__accepted first(
@@ -5376,17 +6266,22 @@ module crosslane_engine__fill(clk_i,clear_i,valid_i,value_i,first_i,last_i,lg_i,
         .q(first_q),
         .clock(clk_i)
     );
+    crosslane_engine__accepted flush(
+        .d(flush_d),
+        .q(flush_q),
+        .clock(clk_i)
+    );
     crosslane_engine__accepted out_valid(
         .d(out_valid_d),
         .q(out_valid_q),
         .clock(clk_i)
     );
-    crosslane_engine__inst out_beat(
+    crosslane_engine__conv_wait_0 out_beat(
         .d(out_beat_d),
         .q(out_beat_q),
         .clock(clk_i)
     );
-    crosslane_engine__e2 out_mask(
+    crosslane_engine__dst_walk_idx_0 out_mask(
         .d(out_mask_d),
         .q(out_mask_q),
         .clock(clk_i)
@@ -5406,46 +6301,169 @@ module crosslane_engine__fill(clk_i,clear_i,valid_i,value_i,first_i,last_i,lg_i,
     always @(*) begin
         beat_d = beat_q;
         mask_d = mask_q;
-        slot_d = slot_q;
+        pos_d = pos_q;
         first_d = first_q;
+        flush_d = flush_q;
         out_valid_d = out_valid_q;
         out_beat_d = out_beat_q;
         out_mask_d = out_mask_q;
         out_first_d = out_first_q;
         out_last_d = out_last_q;
-        if (lg_i == lg3) begin
-            width_mask = ones;
+        in_mask = (~(ones32 << {27'b0, count_i})) << {27'b0, pos_q};
+        rot_lo = lanes_i << ({5'b0, pos_q} << 32'h5);
+        back = sixteen - pos_q;
+        rot_hi = lanes_i >> ({5'b0, back} << 32'h5);
+        wide_lo = zero512;
+        wide_hi = zero512;
+        if (in_mask[0]) begin
+            wide_lo = wide_lo | (lane_ones << at32_0);
         end
-        else begin
-            width_mask = ~(ones << (eight << {62'b0, lg_i}));
+        if (in_mask[0 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_0);
         end
-        masked = value_i & width_mask;
-        placed = {448'b0, masked} << ({3'b0, slot_q} << 32'h3);
-        cur_beat = beat_q | placed;
-        cur_mask = mask_q | (one64 << {57'b0, slot_q});
-        next_slot = slot_q + (one7 << {5'b0, lg_i});
-        beat_first = first_q;
-        if (slot_q == zero7) begin
-            beat_first = first_i;
+        if (in_mask[1]) begin
+            wide_lo = wide_lo | (lane_ones << at32_1);
         end
-        flush = valid_i & (last_i | next_slot[32'h6]);
-        out_valid_d = flush;
-        out_beat_d = cur_beat;
-        out_mask_d = cur_mask;
+        if (in_mask[1 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_1);
+        end
+        if (in_mask[2]) begin
+            wide_lo = wide_lo | (lane_ones << at32_2);
+        end
+        if (in_mask[2 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_2);
+        end
+        if (in_mask[3]) begin
+            wide_lo = wide_lo | (lane_ones << at32_3);
+        end
+        if (in_mask[3 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_3);
+        end
+        if (in_mask[4]) begin
+            wide_lo = wide_lo | (lane_ones << at32_4);
+        end
+        if (in_mask[4 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_4);
+        end
+        if (in_mask[5]) begin
+            wide_lo = wide_lo | (lane_ones << at32_5);
+        end
+        if (in_mask[5 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_5);
+        end
+        if (in_mask[6]) begin
+            wide_lo = wide_lo | (lane_ones << at32_6);
+        end
+        if (in_mask[6 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_6);
+        end
+        if (in_mask[7]) begin
+            wide_lo = wide_lo | (lane_ones << at32_7);
+        end
+        if (in_mask[7 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_7);
+        end
+        if (in_mask[8]) begin
+            wide_lo = wide_lo | (lane_ones << at32_8);
+        end
+        if (in_mask[8 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_8);
+        end
+        if (in_mask[9]) begin
+            wide_lo = wide_lo | (lane_ones << at32_9);
+        end
+        if (in_mask[9 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_9);
+        end
+        if (in_mask[10]) begin
+            wide_lo = wide_lo | (lane_ones << at32_10);
+        end
+        if (in_mask[10 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_10);
+        end
+        if (in_mask[11]) begin
+            wide_lo = wide_lo | (lane_ones << at32_11);
+        end
+        if (in_mask[11 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_11);
+        end
+        if (in_mask[12]) begin
+            wide_lo = wide_lo | (lane_ones << at32_12);
+        end
+        if (in_mask[12 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_12);
+        end
+        if (in_mask[13]) begin
+            wide_lo = wide_lo | (lane_ones << at32_13);
+        end
+        if (in_mask[13 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_13);
+        end
+        if (in_mask[14]) begin
+            wide_lo = wide_lo | (lane_ones << at32_14);
+        end
+        if (in_mask[14 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_14);
+        end
+        if (in_mask[15]) begin
+            wide_lo = wide_lo | (lane_ones << at32_15);
+        end
+        if (in_mask[15 + 32'h10]) begin
+            wide_hi = wide_hi | (lane_ones << at32_15);
+        end
+        merged = beat_q | (rot_lo & wide_lo);
+        merged_mask = mask_q | in_mask[(32'h0)+:(16)];
+        spill = rot_hi & wide_hi;
+        spill_mask = in_mask[(32'h10)+:(16)];
+        total = pos_q + count_i;
+        full = total >= sixteen;
+        beat_first = first_q | first_i;
+        out_valid_d = 1'b0;
+        out_beat_d = merged;
+        out_mask_d = merged_mask;
         out_first_d = beat_first;
         out_last_d = last_i;
+        flush_d = 1'b0;
         if (valid_i) begin
-            beat_d = cur_beat;
-            mask_d = cur_mask;
-            slot_d = next_slot;
-            first_d = beat_first;
+            if (full) begin
+                out_valid_d = 1'b1;
+                out_last_d = last_i & (spill_mask == zero16);
+                beat_d = spill;
+                mask_d = spill_mask;
+                pos_d = total - sixteen;
+                first_d = 1'b0;
+                flush_d = last_i & (spill_mask != zero16);
+            end
+            else if (last_i) begin
+                out_valid_d = 1'b1;
+                beat_d = zero512;
+                mask_d = zero16;
+                pos_d = zero5;
+                first_d = 1'b0;
+            end
+            else begin
+                beat_d = merged;
+                mask_d = merged_mask;
+                pos_d = total;
+                first_d = beat_first;
+            end
         end
-        if (flush | clear_i) begin
+        else if (flush_q) begin
+            out_valid_d = 1'b1;
+            out_beat_d = beat_q;
+            out_mask_d = mask_q;
+            out_first_d = 1'b0;
+            out_last_d = 1'b1;
             beat_d = zero512;
-            mask_d = zero64;
-            slot_d = zero7;
+            mask_d = zero16;
+            pos_d = zero5;
         end
         if (clear_i) begin
+            beat_d = zero512;
+            mask_d = zero16;
+            pos_d = zero5;
+            first_d = 1'b0;
+            flush_d = 1'b0;
             out_valid_d = 1'b0;
         end
         valid_o = out_valid_q;
@@ -5505,7 +6523,7 @@ module crosslane_engine__fold(clk_i,valid_i,value_i,first_i,last_i,kind_i,valid_
         .b_i(max_b_i),
         .max_o(max_max_o)
     );
-    crosslane_engine__conv_wait_0 hold(
+    crosslane_engine__res_wait_0 hold(
         .d(hold_d),
         .q(hold_q),
         .clock(clk_i)
@@ -5776,225 +6794,6 @@ module crosslane_engine__m1_byte(d,q,clock);
           
 endmodule // crosslane_engine__m1_byte
 
-module crosslane_engine__mul(clk_i,a_i,b_i,product_o);
-    
-    // Module arguments
-    input wire  clk_i;
-    input wire  [31:0] a_i;
-    input wire  [31:0] b_i;
-    output reg  [31:0] product_o;
-    
-    // Stub signals
-    reg  [31:0] unpack_a_i;
-    reg  [31:0] unpack_b_i;
-    wire  unpack_sign_o;
-    wire  [9:0] unpack_exp_o;
-    wire  [31:0] unpack_hh_o;
-    wire  [31:0] unpack_hl_o;
-    wire  [31:0] unpack_lh_o;
-    wire  [31:0] unpack_ll_o;
-    wire  unpack_nan_o;
-    wire  unpack_inf_o;
-    wire  unpack_zero_o;
-    reg  [9:0] normalize_exp_i;
-    reg  [31:0] normalize_hh_i;
-    reg  [31:0] normalize_hl_i;
-    reg  [31:0] normalize_lh_i;
-    reg  [31:0] normalize_ll_i;
-    wire  [25:0] normalize_man_o;
-    wire  [7:0] normalize_exp_o;
-    reg  round_sign_i;
-    reg  [25:0] round_man_i;
-    reg  [7:0] round_exp_i;
-    reg  round_zero_i;
-    reg  round_nan_i;
-    reg  round_inf_i;
-    reg  round_zero_sign_i;
-    wire  [31:0] round_sum_o;
-    reg  u_sign_d;
-    wire  u_sign_q;
-    reg  [9:0] u_exp_d;
-    wire  [9:0] u_exp_q;
-    reg  [31:0] u_hh_d;
-    wire  [31:0] u_hh_q;
-    reg  [31:0] u_hl_d;
-    wire  [31:0] u_hl_q;
-    reg  [31:0] u_lh_d;
-    wire  [31:0] u_lh_q;
-    reg  [31:0] u_ll_d;
-    wire  [31:0] u_ll_q;
-    reg  u_nan_d;
-    wire  u_nan_q;
-    reg  u_inf_d;
-    wire  u_inf_q;
-    reg  u_zero_d;
-    wire  u_zero_q;
-    reg  n_sign_d;
-    wire  n_sign_q;
-    reg  [25:0] n_man_d;
-    wire  [25:0] n_man_q;
-    reg  [7:0] n_exp_d;
-    wire  [7:0] n_exp_q;
-    reg  n_nan_d;
-    wire  n_nan_q;
-    reg  n_inf_d;
-    wire  n_inf_q;
-    reg  n_zero_d;
-    wire  n_zero_q;
-    reg  [31:0] out_d;
-    wire  [31:0] out_q;
-    
-    // Sub module instances
-    crosslane_engine__mul_unpack unpack(
-        .a_i(unpack_a_i),
-        .b_i(unpack_b_i),
-        .sign_o(unpack_sign_o),
-        .exp_o(unpack_exp_o),
-        .hh_o(unpack_hh_o),
-        .hl_o(unpack_hl_o),
-        .lh_o(unpack_lh_o),
-        .ll_o(unpack_ll_o),
-        .nan_o(unpack_nan_o),
-        .inf_o(unpack_inf_o),
-        .zero_o(unpack_zero_o)
-    );
-    crosslane_engine__mul_normalize normalize(
-        .exp_i(normalize_exp_i),
-        .hh_i(normalize_hh_i),
-        .hl_i(normalize_hl_i),
-        .lh_i(normalize_lh_i),
-        .ll_i(normalize_ll_i),
-        .man_o(normalize_man_o),
-        .exp_o(normalize_exp_o)
-    );
-    crosslane_engine__mul_round round(
-        .sign_i(round_sign_i),
-        .man_i(round_man_i),
-        .exp_i(round_exp_i),
-        .zero_i(round_zero_i),
-        .nan_i(round_nan_i),
-        .inf_i(round_inf_i),
-        .zero_sign_i(round_zero_sign_i),
-        .sum_o(round_sum_o)
-    );
-    crosslane_engine__check_partitions u_sign(
-        .d(u_sign_d),
-        .q(u_sign_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_a_tm1 u_exp(
-        .d(u_exp_d),
-        .q(u_exp_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_a_x u_hh(
-        .d(u_hh_d),
-        .q(u_hh_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_a_x u_hl(
-        .d(u_hl_d),
-        .q(u_hl_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_a_x u_lh(
-        .d(u_lh_d),
-        .q(u_lh_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_a_x u_ll(
-        .d(u_ll_d),
-        .q(u_ll_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__check_partitions u_nan(
-        .d(u_nan_d),
-        .q(u_nan_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__check_partitions u_inf(
-        .d(u_inf_d),
-        .q(u_inf_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__check_partitions u_zero(
-        .d(u_zero_d),
-        .q(u_zero_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_s_huge n_sign(
-        .d(n_sign_d),
-        .q(n_sign_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__mul_n_man n_man(
-        .d(n_man_d),
-        .q(n_man_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__mul_n_exp n_exp(
-        .d(n_exp_d),
-        .q(n_exp_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_s_huge n_nan(
-        .d(n_nan_d),
-        .q(n_nan_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_s_huge n_inf(
-        .d(n_inf_d),
-        .q(n_inf_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_s_huge n_zero(
-        .d(n_zero_d),
-        .q(n_zero_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_a_x out(
-        .d(out_d),
-        .q(out_q),
-        .clock(clk_i)
-    );
-    
-    // Update code
-    always @(*) begin
-        unpack_a_i = a_i;
-        unpack_b_i = b_i;
-        u_sign_d = unpack_sign_o;
-        u_exp_d = unpack_exp_o;
-        u_hh_d = unpack_hh_o;
-        u_hl_d = unpack_hl_o;
-        u_lh_d = unpack_lh_o;
-        u_ll_d = unpack_ll_o;
-        u_nan_d = unpack_nan_o;
-        u_inf_d = unpack_inf_o;
-        u_zero_d = unpack_zero_o;
-        normalize_exp_i = u_exp_q;
-        normalize_hh_i = u_hh_q;
-        normalize_hl_i = u_hl_q;
-        normalize_lh_i = u_lh_q;
-        normalize_ll_i = u_ll_q;
-        n_sign_d = u_sign_q;
-        n_man_d = normalize_man_o;
-        n_exp_d = normalize_exp_o;
-        n_nan_d = u_nan_q;
-        n_inf_d = u_inf_q;
-        n_zero_d = u_zero_q;
-        round_sign_i = n_sign_q;
-        round_man_i = n_man_q;
-        round_exp_i = n_exp_q;
-        round_zero_i = n_zero_q;
-        round_nan_i = n_nan_q;
-        round_inf_i = n_inf_q;
-        round_zero_sign_i = n_sign_q;
-        out_d = round_sum_o;
-        product_o = out_q;
-    end
-    
-endmodule // crosslane_engine__mul
-
 module crosslane_engine__pb(d,q,clock);
     
     // Module arguments
@@ -6030,175 +6829,6 @@ module crosslane_engine__rule(d,q,clock);
     end
           
 endmodule // crosslane_engine__rule
-
-module crosslane_engine__to_f32(clk_i,bits_i,dtype_i,f32_o);
-    
-    // Module arguments
-    input wire  clk_i;
-    input wire  [63:0] bits_i;
-    input wire  [3:0] dtype_i;
-    output reg  [31:0] f32_o;
-    
-    // Stub signals
-    reg  [63:0] unpack_bits_i;
-    reg  [3:0] unpack_dtype_i;
-    wire  unpack_sign_o;
-    wire  [63:0] unpack_mag_o;
-    wire  [7:0] unpack_exp_o;
-    wire  unpack_pass_o;
-    wire  [31:0] unpack_pass_val_o;
-    reg  [63:0] normalize_mag_i;
-    reg  [7:0] normalize_exp_i;
-    wire  [24:0] normalize_man_o;
-    wire  [7:0] normalize_exp_o;
-    wire  normalize_zero_o;
-    reg  round_sign_i;
-    reg  [24:0] round_man_i;
-    reg  [7:0] round_exp_i;
-    reg  round_zero_i;
-    reg  round_pass_i;
-    reg  [31:0] round_pass_val_i;
-    wire  [31:0] round_f32_o;
-    reg  u_sign_d;
-    wire  u_sign_q;
-    reg  [63:0] u_mag_d;
-    wire  [63:0] u_mag_q;
-    reg  [7:0] u_exp_d;
-    wire  [7:0] u_exp_q;
-    reg  u_pass_d;
-    wire  u_pass_q;
-    reg  [31:0] u_pass_val_d;
-    wire  [31:0] u_pass_val_q;
-    reg  n_sign_d;
-    wire  n_sign_q;
-    reg  [24:0] n_man_d;
-    wire  [24:0] n_man_q;
-    reg  [7:0] n_exp_d;
-    wire  [7:0] n_exp_q;
-    reg  n_zero_d;
-    wire  n_zero_q;
-    reg  n_pass_d;
-    wire  n_pass_q;
-    reg  [31:0] n_pass_val_d;
-    wire  [31:0] n_pass_val_q;
-    reg  [31:0] out_d;
-    wire  [31:0] out_q;
-    
-    // Sub module instances
-    crosslane_engine__to_f32_unpack unpack(
-        .bits_i(unpack_bits_i),
-        .dtype_i(unpack_dtype_i),
-        .sign_o(unpack_sign_o),
-        .mag_o(unpack_mag_o),
-        .exp_o(unpack_exp_o),
-        .pass_o(unpack_pass_o),
-        .pass_val_o(unpack_pass_val_o)
-    );
-    crosslane_engine__to_f32_normalize normalize(
-        .mag_i(normalize_mag_i),
-        .exp_i(normalize_exp_i),
-        .man_o(normalize_man_o),
-        .exp_o(normalize_exp_o),
-        .zero_o(normalize_zero_o)
-    );
-    crosslane_engine__to_f32_round round(
-        .sign_i(round_sign_i),
-        .man_i(round_man_i),
-        .exp_i(round_exp_i),
-        .zero_i(round_zero_i),
-        .pass_i(round_pass_i),
-        .pass_val_i(round_pass_val_i),
-        .f32_o(round_f32_o)
-    );
-    crosslane_engine__check_partitions u_sign(
-        .d(u_sign_d),
-        .q(u_sign_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_out u_mag(
-        .d(u_mag_d),
-        .q(u_mag_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__to_f32_u_exp u_exp(
-        .d(u_exp_d),
-        .q(u_exp_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__check_partitions u_pass(
-        .d(u_pass_d),
-        .q(u_pass_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_a_x u_pass_val(
-        .d(u_pass_val_d),
-        .q(u_pass_val_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_s_huge n_sign(
-        .d(n_sign_d),
-        .q(n_sign_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__to_f32_n_man n_man(
-        .d(n_man_d),
-        .q(n_man_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__mul_n_exp n_exp(
-        .d(n_exp_d),
-        .q(n_exp_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_s_huge n_zero(
-        .d(n_zero_d),
-        .q(n_zero_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_s_huge n_pass(
-        .d(n_pass_d),
-        .q(n_pass_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_s_x n_pass_val(
-        .d(n_pass_val_d),
-        .q(n_pass_val_q),
-        .clock(clk_i)
-    );
-    crosslane_engine__from_f32_a_x out(
-        .d(out_d),
-        .q(out_q),
-        .clock(clk_i)
-    );
-    
-    // Update code
-    always @(*) begin
-        unpack_bits_i = bits_i;
-        unpack_dtype_i = dtype_i;
-        u_sign_d = unpack_sign_o;
-        u_mag_d = unpack_mag_o;
-        u_exp_d = unpack_exp_o;
-        u_pass_d = unpack_pass_o;
-        u_pass_val_d = unpack_pass_val_o;
-        normalize_mag_i = u_mag_q;
-        normalize_exp_i = u_exp_q;
-        n_sign_d = u_sign_q;
-        n_man_d = normalize_man_o;
-        n_exp_d = normalize_exp_o;
-        n_zero_d = normalize_zero_o;
-        n_pass_d = u_pass_q;
-        n_pass_val_d = u_pass_val_q;
-        round_sign_i = n_sign_q;
-        round_man_i = n_man_q;
-        round_exp_i = n_exp_q;
-        round_zero_i = n_zero_q;
-        round_pass_i = n_pass_q;
-        round_pass_val_i = n_pass_val_q;
-        out_d = round_f32_o;
-        f32_o = out_q;
-    end
-    
-endmodule // crosslane_engine__to_f32
 
 module crosslane_engine__unit(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,result_o,mask_o);
     
@@ -11146,6 +11776,24 @@ module crosslane_engine__unit(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_val
     end
     
 endmodule // crosslane_engine__unit
+
+module crosslane_engine__wr_partition(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // crosslane_engine__wr_partition
 
 module crosslane_engine__wr_row(d,q,clock);
     

@@ -174,6 +174,8 @@ module crosslane_engine_harness_icarus;
                     end
                 end
                 cycles = clocks - start + 1;
+                // Every write is issued before done_o: none in its clock.
+                if (done_o && wr_valid_o && fault == "") fault = "a write in the done_o clock";
                 executing = 1'b0;
                 if (fault != "") answer = {" fail ", fault};
                 else if (accepted_o) answer = $sformatf(" ok %0d", cycles);

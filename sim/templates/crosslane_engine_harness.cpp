@@ -14,7 +14,7 @@
 //   E                               the end of the case: its answer is printed
 // Output, a line a case: `<id> ok <cycles> <hex> <hex> ...` (accepted; cycles from
 // the clock the instruction was taken to done_o), `<id> reject <rule> <cycles>`, or
-// `<id> fail <why>` (no done_o in time, a write after done_o or between instructions,
+// `<id> fail <why>` (no done_o in time, a write in done_o's clock or after it or between instructions,
 // an access outside the SBUF).
 // The engine is reset once, at the start; instructions follow back to back
 // (the next one is on inst_i the clock done_o is high). Exit 0 at the end of input,
@@ -180,6 +180,8 @@ int main(int argc, char** argv) {
                 tick();
             }
             uint64_t cycles = clocks - start + 1;
+            // Every write is issued before done_o: none in its clock.
+            if (m->done_o && m->wr_valid_o && fault.empty()) fault = "a write in the done_o clock";
             executing = false;
             char head[128];
             if (!fault.empty()) answer = " fail " + fault;

@@ -1,70 +1,89 @@
-//! `LaneFill`: values one a clock into beats, the 512-bit vectors the
-//! reduce unit and `BeatSum` fold (D59). A value of 2^lg bytes goes to lane
-//! l at byte 2^lg × l; its slot bit (byte 2^lg × l) is set in the mask, as the
-//! reduce unit's vbool and (every fourth bit) BeatSum's lane-valid bits
-//! take it. A beat leaves, registered, when its last lane is filled or its
-//! fold ends; lanes after a short beat's last are zero and not valid.
+//! `BeatPack`: chunks of up to 16 values a clock packed into beats, the
+//! 16 × 32-bit vectors `BeatSum` and the reduce unit fold (D60). A fold's
+//! values fill lanes 0, 1, … of its first beat, then of the next: value i of
+//! a fold goes to lane i mod 16 of beat i / 16, which is golden's cut of the
+//! values into beats of 16 (D7), whatever the chunks were. A chunk of
+//! `count_i` values at lane `pos` lands in lanes pos.. of the current beat
+//! (rotated into place) and spills the rest into the next. A beat leaves,
+//! registered, when its lane 15 is filled or its fold ends; a fold whose last
+//! chunk spills leaves its short last beat the clock after (no chunk may come
+//! in that clock: a fold's end is followed by at least one idle clock).
+//! Lanes after a short beat's last are zero and not valid.
 
 use crate::k;
 use rust_hdl::prelude::*;
 
+/// Lanes of a beat.
+pub const LANES: usize = 16;
+
 #[derive(LogicBlock)]
-pub struct LaneFill {
+pub struct BeatPack {
     pub clk_i: Signal<In, Clock>,
     /// Clears a partial beat (reset; nothing is partial between instructions).
     pub clear_i: Signal<In, Bit>,
     pub valid_i: Signal<In, Bit>,
-    /// The value in its low 2^lg bytes (higher bits are ignored).
-    pub value_i: Signal<In, Bits<64>>,
-    /// The value is the first / last of its fold.
+    /// The chunk: value j in lane j (bits 32j+31..32j), j < `count_i`.
+    pub lanes_i: Signal<In, Bits<512>>,
+    /// Values in the chunk, 1 to 16.
+    pub count_i: Signal<In, Bits<5>>,
+    /// The chunk holds its fold's first value / last value.
     pub first_i: Signal<In, Bit>,
     pub last_i: Signal<In, Bit>,
-    /// log2 of a lane's bytes: 0, 1 or 2.
-    pub lg_i: Signal<In, Bits<2>>,
     pub valid_o: Signal<Out, Bit>,
     pub beat_o: Signal<Out, Bits<512>>,
-    pub mask_o: Signal<Out, Bits<64>>,
+    /// Lane l holds a value.
+    pub mask_o: Signal<Out, Bits<16>>,
     /// The beat holds its fold's first value / last value.
     pub first_o: Signal<Out, Bit>,
     pub last_o: Signal<Out, Bit>,
     beat: DFF<Bits<512>>,
-    mask: DFF<Bits<64>>,
-    /// The next lane's byte.
-    slot: DFF<Bits<7>>,
+    mask: DFF<Bits<16>>,
+    /// The next free lane.
+    pos: DFF<Bits<5>>,
+    /// The partial beat holds its fold's first value.
     first: DFF<Bit>,
+    /// The partial beat is a fold's short last beat, to leave now.
+    flush: DFF<Bit>,
     out_valid: DFF<Bit>,
     out_beat: DFF<Bits<512>>,
-    out_mask: DFF<Bits<64>>,
+    out_mask: DFF<Bits<16>>,
     out_first: DFF<Bit>,
     out_last: DFF<Bit>,
-    width_mask: Signal<Local, Bits<64>>,
-    masked: Signal<Local, Bits<64>>,
-    placed: Signal<Local, Bits<512>>,
-    cur_beat: Signal<Local, Bits<512>>,
-    cur_mask: Signal<Local, Bits<64>>,
-    next_slot: Signal<Local, Bits<7>>,
+    /// The chunk's lanes, `pos` lanes on: what stays in this beat and what spills.
+    in_mask: Signal<Local, Bits<32>>,
+    rot_lo: Signal<Local, Bits<512>>,
+    rot_hi: Signal<Local, Bits<512>>,
+    wide_lo: Signal<Local, Bits<512>>,
+    wide_hi: Signal<Local, Bits<512>>,
+    merged: Signal<Local, Bits<512>>,
+    merged_mask: Signal<Local, Bits<16>>,
+    spill: Signal<Local, Bits<512>>,
+    spill_mask: Signal<Local, Bits<16>>,
+    total: Signal<Local, Bits<5>>,
+    /// 16 − pos: the lanes a spill moves back.
+    back: Signal<Local, Bits<5>>,
+    full: Signal<Local, Bit>,
     beat_first: Signal<Local, Bit>,
-    flush: Signal<Local, Bit>,
-    ones: Constant<Bits<64>>,
-    one64: Constant<Bits<64>>,
-    eight: Constant<Bits<64>>,
-    one7: Constant<Bits<7>>,
-    zero7: Constant<Bits<7>>,
-    zero64: Constant<Bits<64>>,
+    ones32: Constant<Bits<32>>,
+    lane_ones: Constant<Bits<512>>,
+    /// Lane l's bit offset, 32l.
+    at32: [Constant<Bits<10>>; LANES],
+    sixteen: Constant<Bits<5>>,
+    zero5: Constant<Bits<5>>,
+    zero16: Constant<Bits<16>>,
     zero512: Constant<Bits<512>>,
-    lg3: Constant<Bits<2>>,
 }
 
-impl Default for LaneFill {
+impl Default for BeatPack {
     fn default() -> Self {
         Self {
             clk_i: Default::default(),
             clear_i: Default::default(),
             valid_i: Default::default(),
-            value_i: Default::default(),
+            lanes_i: Default::default(),
+            count_i: Default::default(),
             first_i: Default::default(),
             last_i: Default::default(),
-            lg_i: Default::default(),
             valid_o: Default::default(),
             beat_o: Default::default(),
             mask_o: Default::default(),
@@ -72,70 +91,112 @@ impl Default for LaneFill {
             last_o: Default::default(),
             beat: Default::default(),
             mask: Default::default(),
-            slot: Default::default(),
+            pos: Default::default(),
             first: Default::default(),
+            flush: Default::default(),
             out_valid: Default::default(),
             out_beat: Default::default(),
             out_mask: Default::default(),
             out_first: Default::default(),
             out_last: Default::default(),
-            width_mask: Default::default(),
-            masked: Default::default(),
-            placed: Default::default(),
-            cur_beat: Default::default(),
-            cur_mask: Default::default(),
-            next_slot: Default::default(),
+            in_mask: Default::default(),
+            rot_lo: Default::default(),
+            rot_hi: Default::default(),
+            wide_lo: Default::default(),
+            wide_hi: Default::default(),
+            merged: Default::default(),
+            merged_mask: Default::default(),
+            spill: Default::default(),
+            spill_mask: Default::default(),
+            total: Default::default(),
+            back: Default::default(),
+            full: Default::default(),
             beat_first: Default::default(),
-            flush: Default::default(),
-            ones: k(u64::MAX),
-            one64: k(1),
-            eight: k(8),
-            one7: k(1),
-            zero7: k(0),
-            zero64: k(0),
+            ones32: k(0xffff_ffff),
+            lane_ones: k(0xffff_ffff),
+            at32: std::array::from_fn(|l| k(32 * l as u64)),
+            sixteen: k(16),
+            zero5: k(0),
+            zero16: k(0),
             zero512: k(0),
-            lg3: k(3),
         }
     }
 }
 
-impl Logic for LaneFill {
+impl Logic for BeatPack {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk_i, beat, mask, slot, first, out_valid, out_beat, out_mask, out_first, out_last);
-        // 2^lg bytes of ones: 8 << lg bits (never shifted by 64).
-        if self.lg_i.val() == self.lg3.val() {
-            self.width_mask.next = self.ones.val();
-        } else {
-            self.width_mask.next = !(self.ones.val() << (self.eight.val() << bit_cast::<64, 2>(self.lg_i.val())));
+        dff_setup!(self, clk_i, beat, mask, pos, first, flush, out_valid, out_beat, out_mask, out_first, out_last);
+        // count ones from lane pos: the low 16 stay, the high 16 spill.
+        self.in_mask.next =
+            (!(self.ones32.val() << bit_cast::<32, 5>(self.count_i.val()))) << bit_cast::<32, 5>(self.pos.q.val());
+        self.rot_lo.next = self.lanes_i.val() << (bit_cast::<10, 5>(self.pos.q.val()) << 5);
+        // For pos 0 the shift is the whole width: nothing spills.
+        self.back.next = self.sixteen.val() - self.pos.q.val();
+        self.rot_hi.next = self.lanes_i.val() >> (bit_cast::<10, 5>(self.back.val()) << 5);
+        self.wide_lo.next = self.zero512.val();
+        self.wide_hi.next = self.zero512.val();
+        for l in 0..16 {
+            if self.in_mask.val().get_bit(l) {
+                self.wide_lo.next = self.wide_lo.val() | (self.lane_ones.val() << self.at32[l].val());
+            }
+            if self.in_mask.val().get_bit(l + 16) {
+                self.wide_hi.next = self.wide_hi.val() | (self.lane_ones.val() << self.at32[l].val());
+            }
         }
-        self.masked.next = self.value_i.val() & self.width_mask.val();
-        self.placed.next = bit_cast::<512, 64>(self.masked.val()) << (bit_cast::<10, 7>(self.slot.q.val()) << 3);
-        self.cur_beat.next = self.beat.q.val() | self.placed.val();
-        self.cur_mask.next = self.mask.q.val() | (self.one64.val() << bit_cast::<64, 7>(self.slot.q.val()));
-        self.next_slot.next = self.slot.q.val() + (self.one7.val() << bit_cast::<7, 2>(self.lg_i.val()));
-        self.beat_first.next = self.first.q.val();
-        if self.slot.q.val() == self.zero7.val() {
-            self.beat_first.next = self.first_i.val();
-        }
-        self.flush.next = self.valid_i.val() & (self.last_i.val() | self.next_slot.val().get_bit(6));
-        self.out_valid.d.next = self.flush.val();
-        self.out_beat.d.next = self.cur_beat.val();
-        self.out_mask.d.next = self.cur_mask.val();
+        self.merged.next = self.beat.q.val() | (self.rot_lo.val() & self.wide_lo.val());
+        self.merged_mask.next = self.mask.q.val() | self.in_mask.val().get_bits::<16>(0);
+        self.spill.next = self.rot_hi.val() & self.wide_hi.val();
+        self.spill_mask.next = self.in_mask.val().get_bits::<16>(16);
+        self.total.next = self.pos.q.val() + self.count_i.val();
+        self.full.next = self.total.val() >= self.sixteen.val();
+        self.beat_first.next = self.first.q.val() | self.first_i.val();
+        // Nothing leaves unless a beat fills or a fold ends.
+        self.out_valid.d.next = false;
+        self.out_beat.d.next = self.merged.val();
+        self.out_mask.d.next = self.merged_mask.val();
         self.out_first.d.next = self.beat_first.val();
         self.out_last.d.next = self.last_i.val();
+        self.flush.d.next = false;
         if self.valid_i.val() {
-            self.beat.d.next = self.cur_beat.val();
-            self.mask.d.next = self.cur_mask.val();
-            self.slot.d.next = self.next_slot.val();
-            self.first.d.next = self.beat_first.val();
-        }
-        if self.flush.val() | self.clear_i.val() {
+            if self.full.val() {
+                // A full beat leaves; the spill starts the next.
+                self.out_valid.d.next = true;
+                self.out_last.d.next = self.last_i.val() & (self.spill_mask.val() == self.zero16.val());
+                self.beat.d.next = self.spill.val();
+                self.mask.d.next = self.spill_mask.val();
+                self.pos.d.next = self.total.val() - self.sixteen.val();
+                self.first.d.next = false;
+                self.flush.d.next = self.last_i.val() & (self.spill_mask.val() != self.zero16.val());
+            } else if self.last_i.val() {
+                self.out_valid.d.next = true;
+                self.beat.d.next = self.zero512.val();
+                self.mask.d.next = self.zero16.val();
+                self.pos.d.next = self.zero5.val();
+                self.first.d.next = false;
+            } else {
+                self.beat.d.next = self.merged.val();
+                self.mask.d.next = self.merged_mask.val();
+                self.pos.d.next = self.total.val();
+                self.first.d.next = self.beat_first.val();
+            }
+        } else if self.flush.q.val() {
+            // A fold's short last beat, after its full one.
+            self.out_valid.d.next = true;
+            self.out_beat.d.next = self.beat.q.val();
+            self.out_mask.d.next = self.mask.q.val();
+            self.out_first.d.next = false;
+            self.out_last.d.next = true;
             self.beat.d.next = self.zero512.val();
-            self.mask.d.next = self.zero64.val();
-            self.slot.d.next = self.zero7.val();
+            self.mask.d.next = self.zero16.val();
+            self.pos.d.next = self.zero5.val();
         }
         if self.clear_i.val() {
+            self.beat.d.next = self.zero512.val();
+            self.mask.d.next = self.zero16.val();
+            self.pos.d.next = self.zero5.val();
+            self.first.d.next = false;
+            self.flush.d.next = false;
             self.out_valid.d.next = false;
         }
         self.valid_o.next = self.out_valid.q.val();

@@ -3,15 +3,17 @@
 //! partitions ([`walk::Walk4d`]), read from the SBUF's banks, folded, and
 //! the results written to the dst pattern (docs/engine.md).
 //!
-//! One element a clock (D59). The datapath, clock by clock after a read
-//! request in clock t (the SBUF answers in clock t + [`READ_LATENCY`]):
+//! Up to 16 elements a clock from one row when dimension 0 has a unit
+//! stride and the axis is All (D60), one element a clock otherwise (D59).
+//! The datapath, clock by clock after a read request in clock t (the SBUF
+//! answers in clock t + [`READ_LATENCY`]):
 //!
 //! | clock | stage |
 //! |---|---|
-//! | t | request: partition p0 + channel, the element's 64-byte row |
-//! | t+1 | the row on `rd_data_i`; the element picked out of it |
-//! | t+2 .. t+6 | `ToF32` (2), × scale by `F32Mul` for AVERAGE (2); BITVEC's raw bits wait beside |
-//! | t+6 | [`fill::LaneFill`]: into a beat (16 fp32 lanes, or the element's width) |
+//! | t | request: partition p0 + channel, the chunk's 64-byte row |
+//! | t+1 | the row on `rd_data_i`; the chunk's elements picked out of it into 16 lanes |
+//! | t+2 .. t+6 | 16 × `ToF32` (2), × scale by 16 × `F32Mul` for AVERAGE (2); BITVEC's raw bits wait beside |
+//! | t+6 | [`fill::BeatPack`]: into beats of 16 32-bit lanes, golden's beats |
 //! | t+7 .. t+15 | the beat folded: `BeatSum` (ADD, AVERAGE) or the reduce unit (`rmaxnum_n_2xf32_t`, `ror`/`rand`/`rxor` `_t`) |
 //! | t+15 | [`fold::FoldAcc`]: the beats of a fold combined in order |
 //! | t+16 .. t+18 | `FromF32` (2) for ARITH |
@@ -26,27 +28,29 @@
 pub mod check;
 pub mod fill;
 pub mod fold;
+pub mod lane;
 pub mod walk;
 
 use crate::beat_sum::BeatSum;
-use crate::f32_mul::F32Mul;
 use crate::from_f32::FromF32;
-use crate::to_f32::ToF32;
 use crate::unit::CrosslaneReduce;
 use crate::{k, Config};
 use check::{InstCheck, CHECK_LATENCY};
 use crosslane_golden::instruction::ReduceOp;
 use crosslane_golden::ops::{Family, Form, Op};
-use fill::LaneFill;
+use fill::{BeatPack, LANES};
 use fold::FoldAcc;
+use lane::LaneConv;
 use rust_hdl::prelude::*;
 use walk::Walk4d;
 
 /// Clocks from a read request to its row on `rd_data_i`.
 pub const READ_LATENCY: usize = 1;
 
-/// Clocks from a read request to the write of the result it completes.
-pub const DEPTH: usize = 19;
+/// Clocks from a read request to the write of the result it completes, at
+/// most: 19, and 20 when a fold's last chunk spills into a short last beat
+/// (`BeatPack` sends that beat a clock after the full one).
+pub const DEPTH: usize = 20;
 
 /// The reduce unit's configuration inside the engine.
 pub const UNIT_CONFIG: Config = Config::DEFAULT;
@@ -105,16 +109,16 @@ pub struct Engine {
     src_walk: Walk4d,
     dst_walk: Walk4d,
     // The datapath.
-    m1: DFF<Bits<3>>,
+    /// A chunk's flags (bit 0 valid, 1 first, 2 last) and count (bits 7..3).
+    m1: DFF<Bits<8>>,
     m1_byte: DFF<Bits<6>>,
-    e2: DFF<Bits<64>>,
-    m2: DFF<Bits<3>>,
-    to_f32: ToF32,
-    mul: F32Mul,
-    conv_wait: [DFF<Bits<32>>; 2],
-    raw_wait: [DFF<Bits<64>>; 4],
-    meta_wait: [DFF<Bits<3>>; 4],
-    fill: LaneFill,
+    m2: DFF<Bits<8>>,
+    /// The chunk's elements, one a lane: picked, converted, scaled.
+    lanes: [LaneConv; LANES],
+    conv_wait: [DFF<Bits<512>>; 2],
+    raw_wait: [DFF<Bits<512>>; 4],
+    meta_wait: [DFF<Bits<8>>; 4],
+    fill: BeatPack,
     beat_sum: BeatSum,
     unit: CrosslaneReduce,
     unit_wait: DFF<Bits<32>>,
@@ -144,28 +148,37 @@ pub struct Engine {
     fold_last: Signal<Local, Bit>,
     final_elem: Signal<Local, Bit>,
     row: Signal<Local, Bits<512>>,
-    value6: Signal<Local, Bits<64>>,
-    lanes_valid: Signal<Local, Bits<16>>,
+    conv: Signal<Local, Bits<512>>,
+    product: Signal<Local, Bits<512>>,
+    raw: Signal<Local, Bits<512>>,
+    value6: Signal<Local, Bits<512>>,
+    vbool: Signal<Local, Bits<64>>,
+    /// Dimension 0 has a unit stride and the axis is All: chunks of a row.
+    wide: Signal<Local, Bit>,
+    row_left: Signal<Local, Bits<16>>,
+    chunk: Signal<Local, Bits<16>>,
     beat_value: Signal<Local, Bits<32>>,
     res_value: Signal<Local, Bits<64>>,
     pattern: Signal<Local, Bits<64>>,
-    wide: Signal<Local, Bits<512>>,
+    wr_wide: Signal<Local, Bits<512>>,
     width_mask: Signal<Local, Bits<64>>,
     sizes: Constant<Bits<32>>,
     op_max: Constant<Bits<9>>,
-    op_or: [Constant<Bits<9>>; 3],
-    op_and: [Constant<Bits<9>>; 3],
-    op_xor: [Constant<Bits<9>>; 3],
+    op_or: Constant<Bits<9>>,
+    op_and: Constant<Bits<9>>,
+    op_xor: Constant<Bits<9>>,
+    one16: Constant<Bits<16>>,
+    zero64: Constant<Bits<64>>,
+    lanes16: Constant<Bits<16>>,
+    row_bytes: Constant<Bits<16>>,
     ones: Constant<Bits<64>>,
     zero3: Constant<Bits<3>>,
     one3: Constant<Bits<3>>,
     zero4: Constant<Bits<4>>,
     zero8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
-    zero16: Constant<Bits<16>>,
     zero512: Constant<Bits<512>>,
     lg0: Constant<Bits<2>>,
-    lg1: Constant<Bits<2>>,
     lg2: Constant<Bits<2>>,
     lg3: Constant<Bits<2>>,
     op_average: Constant<Bits<8>>,
@@ -190,7 +203,6 @@ fn op_code(family: Family, form: Form) -> Constant<Bits<9>> {
 
 impl Default for Engine {
     fn default() -> Self {
-        let forms = [Form::B8, Form::H16, Form::W32];
         Self {
             clk_i: Default::default(),
             rst_ni: Default::default(),
@@ -225,10 +237,8 @@ impl Default for Engine {
             dst_walk: Default::default(),
             m1: Default::default(),
             m1_byte: Default::default(),
-            e2: Default::default(),
             m2: Default::default(),
-            to_f32: ToF32::new(2),
-            mul: F32Mul::new(2),
+            lanes: std::array::from_fn(LaneConv::new),
             conv_wait: Default::default(),
             raw_wait: Default::default(),
             meta_wait: Default::default(),
@@ -261,28 +271,37 @@ impl Default for Engine {
             fold_last: Default::default(),
             final_elem: Default::default(),
             row: Default::default(),
+            conv: Default::default(),
+            product: Default::default(),
+            raw: Default::default(),
             value6: Default::default(),
-            lanes_valid: Default::default(),
+            vbool: Default::default(),
+            wide: Default::default(),
+            row_left: Default::default(),
+            chunk: Default::default(),
             beat_value: Default::default(),
             res_value: Default::default(),
             pattern: Default::default(),
-            wide: Default::default(),
+            wr_wide: Default::default(),
             width_mask: Default::default(),
             sizes: k(check::size_table()),
             op_max: op_code(Family::MaxNum, Form::F32),
-            op_or: forms.map(|f| op_code(Family::Or, f)),
-            op_and: forms.map(|f| op_code(Family::And, f)),
-            op_xor: forms.map(|f| op_code(Family::Xor, f)),
+            // The bitwise folds on 32-bit lanes (the elements zero-extended).
+            op_or: op_code(Family::Or, Form::W32),
+            op_and: op_code(Family::And, Form::W32),
+            op_xor: op_code(Family::Xor, Form::W32),
+            one16: k(1),
+            zero64: k(0),
+            lanes16: k(LANES as u64),
+            row_bytes: k(64),
             ones: k(u64::MAX),
             zero3: k(0),
             one3: k(1),
             zero4: k(0),
             zero8: k(0),
             one8: k(1),
-            zero16: k(0),
             zero512: k(0),
             lg0: k(0),
-            lg1: k(1),
             lg2: k(2),
             lg3: k(3),
             op_average: k(ReduceOp::Average as u64),
@@ -321,7 +340,6 @@ impl Logic for Engine {
             rule,
             m1,
             m1_byte,
-            e2,
             m2,
             unit_wait,
             wr_valid,
@@ -365,6 +383,23 @@ impl Logic for Engine {
         self.src_walk.load_i.next = false;
         self.src_walk.step_i.next = false;
         self.dst_walk.load_i.next = false;
+        self.dst_walk.adv_i.next = self.one16.val().get_bits::<5>(0);
+        // The chunk: up to 16 elements of dimension 0's run in the current
+        // row when its stride is 1 and the axis All (D60), else 1 element.
+        self.wide.next = !self.partitions.val() & (self.inst.q.val().get_bits::<16>(128) == self.one16.val());
+        self.row_left.next = (self.row_bytes.val() - bit_cast::<16, 6>(self.src_walk.offset_o.val().get_bits::<6>(0)))
+            >> bit_cast::<16, 2>(self.in_lg.val());
+        self.chunk.next = self.lanes16.val();
+        if self.row_left.val() < self.chunk.val() {
+            self.chunk.next = self.row_left.val();
+        }
+        if self.src_walk.run_left_o.val() < self.chunk.val() {
+            self.chunk.next = self.src_walk.run_left_o.val();
+        }
+        if !self.wide.val() {
+            self.chunk.next = self.one16.val();
+        }
+        self.src_walk.adv_i.next = self.chunk.val().get_bits::<5>(0);
         // The FSM.
         self.done.d.next = false;
         self.chan_last.next = self.channel.q.val() == self.nac_last.val();
@@ -450,35 +485,43 @@ impl Logic for Engine {
         self.rule_o.next = self.rule.q.val();
         self.rd_partition_o.next = self.inst.q.val().get_bits::<7>(96 + 21) + self.channel.q.val().get_bits::<7>(0);
         self.rd_row_o.next = self.src_walk.offset_o.val().get_bits::<15>(6);
-        // Clock t+1: the row comes; the element is picked out.
-        self.m1.d.next = bit_cast::<3, 1>(self.rd_valid_o.val().into())
-            | (bit_cast::<3, 1>(self.fold_first.val().into()) << 1)
-            | (bit_cast::<3, 1>(self.fold_last.val().into()) << 2);
+        // Clock t+1: the row comes; the chunk's elements are picked out of
+        // it, element j of 2^lg bytes into lane j.
+        self.m1.d.next = bit_cast::<8, 1>(self.rd_valid_o.val().into())
+            | (bit_cast::<8, 1>(self.fold_first.val().into()) << 1)
+            | (bit_cast::<8, 1>(self.fold_last.val().into()) << 2)
+            | (bit_cast::<8, 5>(self.chunk.val().get_bits::<5>(0)) << 3);
         if !self.rst_ni.val() {
-            self.m1.d.next = self.zero3.val();
+            self.m1.d.next = self.zero8.val();
         }
         self.m1_byte.d.next = self.src_walk.offset_o.val().get_bits::<6>(0);
         self.row.next = self.rd_data_i.val() >> (bit_cast::<9, 6>(self.m1_byte.q.val()) << 3);
-        self.e2.d.next = self.row.val().get_bits::<64>(0);
         self.m2.d.next = self.m1.q.val();
-        // Clocks t+2 .. t+6: to binary32, × scale.
-        self.to_f32.clk_i.next = self.clk_i.val();
-        self.to_f32.bits_i.next = self.e2.q.val();
-        self.to_f32.dtype_i.next = self.in_dt.val();
-        self.mul.clk_i.next = self.clk_i.val();
-        self.mul.a_i.next = self.to_f32.f32_o.val();
-        self.mul.b_i.next = self.inst.q.val().get_bits::<32>(320);
-        self.conv_wait[0].d.next = self.to_f32.f32_o.val();
+        // Clocks t+2 .. t+6: to binary32, × scale, lane by lane.
+        self.conv.next = self.zero512.val();
+        self.product.next = self.zero512.val();
+        self.raw.next = self.zero512.val();
+        for j in 0..16 {
+            self.lanes[j].clk_i.next = self.clk_i.val();
+            self.lanes[j].row_i.next = self.row.val();
+            self.lanes[j].lg_i.next = self.in_lg.val();
+            self.lanes[j].dtype_i.next = self.in_dt.val();
+            self.lanes[j].scale_i.next = self.inst.q.val().get_bits::<32>(320);
+            self.conv.next = self.conv.val() | self.lanes[j].conv_o.val();
+            self.product.next = self.product.val() | self.lanes[j].product_o.val();
+            self.raw.next = self.raw.val() | self.lanes[j].raw_o.val();
+        }
+        self.conv_wait[0].d.next = self.conv.val();
         self.conv_wait[1].d.next = self.conv_wait[0].q.val();
-        self.raw_wait[0].d.next = self.e2.q.val();
+        self.raw_wait[0].d.next = self.raw.val();
         self.meta_wait[0].d.next = self.m2.q.val();
         for i in 1..4 {
             self.raw_wait[i].d.next = self.raw_wait[i - 1].q.val();
             self.meta_wait[i].d.next = self.meta_wait[i - 1].q.val();
         }
-        self.value6.next = bit_cast::<64, 32>(self.conv_wait[1].q.val());
+        self.value6.next = self.conv_wait[1].q.val();
         if self.op.val() == self.op_average.val() {
-            self.value6.next = bit_cast::<64, 32>(self.mul.product_o.val());
+            self.value6.next = self.product.val();
         }
         if self.bitvec.val() {
             self.value6.next = self.raw_wait[3].q.val();
@@ -489,51 +532,31 @@ impl Logic for Engine {
         self.fill.valid_i.next = self.meta_wait[3].q.val().get_bit(0);
         self.fill.first_i.next = self.meta_wait[3].q.val().get_bit(1);
         self.fill.last_i.next = self.meta_wait[3].q.val().get_bit(2);
-        self.fill.value_i.next = self.value6.val();
-        self.fill.lg_i.next = self.lg2.val();
-        if self.bitvec.val() {
-            self.fill.lg_i.next = self.in_lg.val();
-        }
-        // Clocks t+7 .. t+15: each beat folded.
-        self.lanes_valid.next = self.zero16.val();
+        self.fill.count_i.next = self.meta_wait[3].q.val().get_bits::<5>(3);
+        self.fill.lanes_i.next = self.value6.val();
+        // Clocks t+7 .. t+15: each beat folded. The unit's predicate of
+        // 32-bit lane l is vbool bit 4l.
+        self.vbool.next = self.zero64.val();
         for l in 0..16 {
-            self.lanes_valid.next = self.lanes_valid.val().replace_bit(l, self.fill.mask_o.val().get_bit(4 * l));
+            self.vbool.next = self.vbool.val().replace_bit(4 * l, self.fill.mask_o.val().get_bit(l));
         }
         self.beat_sum.clk_i.next = self.clk_i.val();
         self.beat_sum.lanes_i.next = self.fill.beat_o.val();
-        self.beat_sum.valid_i.next = self.lanes_valid.val();
+        self.beat_sum.valid_i.next = self.fill.mask_o.val();
         self.unit.clk_i.next = self.clk_i.val();
         self.unit.rst_ni.next = self.rst_ni.val();
         self.unit.in_valid_i.next = self.fill.valid_o.val();
         self.unit.vec_i.next = self.fill.beat_o.val();
-        self.unit.vbool_i.next = self.fill.mask_o.val();
+        self.unit.vbool_i.next = self.vbool.val();
         self.unit.op_i.next = self.op_max.val();
         if self.op.val() == self.op_bor.val() {
-            self.unit.op_i.next = self.op_or[0].val();
-            if self.in_lg.val() == self.lg1.val() {
-                self.unit.op_i.next = self.op_or[1].val();
-            }
-            if self.in_lg.val() == self.lg2.val() {
-                self.unit.op_i.next = self.op_or[2].val();
-            }
+            self.unit.op_i.next = self.op_or.val();
         }
         if self.op.val() == self.op_band.val() {
-            self.unit.op_i.next = self.op_and[0].val();
-            if self.in_lg.val() == self.lg1.val() {
-                self.unit.op_i.next = self.op_and[1].val();
-            }
-            if self.in_lg.val() == self.lg2.val() {
-                self.unit.op_i.next = self.op_and[2].val();
-            }
+            self.unit.op_i.next = self.op_and.val();
         }
         if self.op.val() == self.op_bxor.val() {
-            self.unit.op_i.next = self.op_xor[0].val();
-            if self.in_lg.val() == self.lg1.val() {
-                self.unit.op_i.next = self.op_xor[1].val();
-            }
-            if self.in_lg.val() == self.lg2.val() {
-                self.unit.op_i.next = self.op_xor[2].val();
-            }
+            self.unit.op_i.next = self.op_xor.val();
         }
         self.unit_wait.d.next = self.unit.result_o.val();
         self.beat_meta[0].d.next = bit_cast::<3, 1>(self.fill.valid_o.val().into())
@@ -590,15 +613,15 @@ impl Logic for Engine {
         if self.out_lg.val() < self.lg3.val() {
             self.pattern.next = self.pattern.val() | (self.pattern.val() << 32);
         }
-        self.wide.next = self.zero512.val();
+        self.wr_wide.next = self.zero512.val();
         for i in 0..8 {
-            self.wide.next = self.wide.val() | (bit_cast::<512, 64>(self.pattern.val()) << (64 * i));
+            self.wr_wide.next = self.wr_wide.val() | (bit_cast::<512, 64>(self.pattern.val()) << (64 * i));
         }
         self.dst_walk.step_i.next = self.res_valid[1].q.val();
         self.wr_valid.d.next = self.res_valid[1].q.val() & (self.state.q.val() != self.s_idle.val());
         self.wr_partition.d.next = self.inst.q.val().get_bits::<7>(352 + 21);
         self.wr_row.d.next = self.dst_walk.offset_o.val().get_bits::<15>(6);
-        self.wr_data.d.next = self.wide.val();
+        self.wr_data.d.next = self.wr_wide.val();
         self.wr_strb.d.next = (!(self.ones.val() << (self.one64.val() << bit_cast::<64, 2>(self.out_lg.val()))))
             << bit_cast::<64, 6>(self.dst_walk.offset_o.val().get_bits::<6>(0));
         self.wr_valid_o.next = self.wr_valid.q.val();

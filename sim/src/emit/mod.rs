@@ -615,11 +615,12 @@ pub fn engine_waivers() -> GeneratedFile {
     let lines = [
         ("The file holds every module the engine needs (one file to add to a build).", "DECLFILENAME", "*crosslane_engine__*"),
         ("The dst walk's end: the FSM ends on the src walk's.", "UNUSEDSIGNAL", "*Signal is not used: 'dst_walk_last_o'"),
+        ("The dst walk steps one element at a time: its run's length is not needed.", "UNUSEDSIGNAL", "*Signal is not used: 'dst_walk_run_left_o'"),
         ("The beat sum's and the unit's valid: the engine's own valid bits travel beside them.", "UNUSEDSIGNAL", "*Signal is not used: 'beat_sum_valid_o'"),
         ("The unit's valid (as above).", "UNUSEDSIGNAL", "*Signal is not used: 'unit_out_valid_o'"),
         ("The unit's tie mask: the engine folds rmaxnum and the bitwise ops, which have none.", "UNUSEDSIGNAL", "*Signal is not used: 'unit_mask_o'"),
         ("A dtype's log2 size is the low 2 bits of the shifted size table.", "UNUSEDSIGNAL", "*Bits of signal are not used: '*_sizes'[31:2]"),
-        ("The element is the low 64 bits of the row shifted to it.", "UNUSEDSIGNAL", "*Bits of signal are not used: 'row'[511:64]"),
+        ("A lane's element is the low 64 bits of the row shifted to it.", "UNUSEDSIGNAL", "*Bits of signal are not used: 'shifted'[511:64]"),
         ("The rules read no scale, header or event byte.", "UNUSEDSIGNAL", "*Bits of signal are not used: 'inst_i'[351:320,95:8]"),
         ("The walks and the tensor checks read a start's offset; its partition and mode are the FSM's and rule 8's.", "UNUSEDSIGNAL", "*Bits of signal are not used: 'tensor_i'[31:21]"),
         ("The reduce unit's levels read only the controls they need (as the unit's own waiver).", "UNUSEDSIGNAL", "*Signal is not used: '*_ctl_*"),

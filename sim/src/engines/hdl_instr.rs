@@ -164,6 +164,10 @@ impl HdlInstrEngine {
             self.tick()?;
         }
         let cycles = self.clocks - start + 1;
+        // Every write is issued before done_o: none in its clock.
+        if self.uut.done_o.val() && self.uut.wr_valid_o.val() {
+            self.fault.get_or_insert_with(|| "a write in the done_o clock".into());
+        }
         self.executing = false;
         let (accepted, rule) = (self.uut.accepted_o.val(), self.uut.rule_o.val().to_u64() as u8);
         // The done clock: nothing may be written in it or after.
