@@ -3,8 +3,9 @@ that scores every instruction with the crosslane Python package's
 crosslane.exec (the Rust golden model).
 
 The testbench holds the SBUF (128 partitions, a numpy array): a read
-requested in clock t is on rd_data_i for clock t+1 (READ_LATENCY 1) and
-returns the row as it was before that clock's write; a write is applied at
+requested in clock t (rd_valid_o bit j: partition rd_partition_o + j) is on
+rd_data_i's lane j for clock t+1 (READ_LATENCY 1) and returns the row as it
+was before that clock's write; a write is applied at
 the rising edge after it is on the port. Each case (an `exec` JSON line from
 CROSSLANE_COCOTB_CASES) is written into the SBUF, its instruction presented
 on inst_i until taken, and the engine run to done_o. Then:
@@ -30,6 +31,7 @@ from cocotb.triggers import FallingEdge
 import crosslane
 
 ROW = 64
+LANES = 16
 # The clocks a case may take before the engine is called hung: the cases run
 # here are small (the spec's examples, campaign cases of bounded work).
 CLOCK_LIMIT = int(os.environ.get("CROSSLANE_COCOTB_CLOCK_LIMIT", "20000"))
@@ -95,7 +97,8 @@ class Harness:
         dut = self.dut
         await FallingEdge(dut.clk_i)
         self.clocks += 1
-        read = (int(dut.rd_partition_o.value), int(dut.rd_row_o.value)) if int(dut.rd_valid_o.value) else None
+        lanes = int(dut.rd_valid_o.value)
+        read = (lanes, int(dut.rd_partition_o.value), int(dut.rd_row_o.value)) if lanes else None
         write = None
         if int(dut.wr_valid_o.value):
             write = (
@@ -111,7 +114,12 @@ class Harness:
                 raise AssertionError("an SBUF access with no case loaded")
             return
         if read:
-            self.pending = self.sbuf.read(*read)
+            # Lane j reads partition p + j; its row in bits 512j+511..512j.
+            lanes, p, r = read
+            self.pending = 0
+            for j in range(LANES):
+                if lanes >> j & 1:
+                    self.pending |= self.sbuf.read(p + j, r) << (512 * j)
         if write:
             if not self.executing:
                 self.sbuf.fault = self.sbuf.fault or "a write outside an instruction"

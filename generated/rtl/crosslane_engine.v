@@ -17,10 +17,10 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     output reg  done_o;
     output reg  accepted_o;
     output reg  [3:0] rule_o;
-    output reg  rd_valid_o;
+    output reg  [15:0] rd_valid_o;
     output reg  [6:0] rd_partition_o;
     output reg  [14:0] rd_row_o;
-    input wire  [511:0] rd_data_i;
+    input wire  [8191:0] rd_data_i;
     output reg  wr_valid_o;
     output reg  [6:0] wr_partition_o;
     output reg  [14:0] wr_row_o;
@@ -28,6 +28,9 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     output reg  [63:0] wr_strb_o;
     
     // Constant declarations
+    localparam  ones16 = 16'hffff;
+    localparam  zero16 = 16'h0;
+    localparam  sixteen8 = 8'h10;
     localparam  sizes = 32'h3aa550c;
     localparam  op_max = 9'b100111100;
     localparam  op_or = 9'b101010010;
@@ -114,6 +117,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [7:0] m2_q;
     reg  lanes_0_clk_i;
     reg  [511:0] lanes_0_row_i;
+    reg  [5:0] lanes_0_byte_i;
+    reg  lanes_0_own_i;
     reg  [1:0] lanes_0_lg_i;
     reg  [3:0] lanes_0_dtype_i;
     reg  [31:0] lanes_0_scale_i;
@@ -122,6 +127,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_0_product_o;
     reg  lanes_1_clk_i;
     reg  [511:0] lanes_1_row_i;
+    reg  [5:0] lanes_1_byte_i;
+    reg  lanes_1_own_i;
     reg  [1:0] lanes_1_lg_i;
     reg  [3:0] lanes_1_dtype_i;
     reg  [31:0] lanes_1_scale_i;
@@ -130,6 +137,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_1_product_o;
     reg  lanes_2_clk_i;
     reg  [511:0] lanes_2_row_i;
+    reg  [5:0] lanes_2_byte_i;
+    reg  lanes_2_own_i;
     reg  [1:0] lanes_2_lg_i;
     reg  [3:0] lanes_2_dtype_i;
     reg  [31:0] lanes_2_scale_i;
@@ -138,6 +147,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_2_product_o;
     reg  lanes_3_clk_i;
     reg  [511:0] lanes_3_row_i;
+    reg  [5:0] lanes_3_byte_i;
+    reg  lanes_3_own_i;
     reg  [1:0] lanes_3_lg_i;
     reg  [3:0] lanes_3_dtype_i;
     reg  [31:0] lanes_3_scale_i;
@@ -146,6 +157,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_3_product_o;
     reg  lanes_4_clk_i;
     reg  [511:0] lanes_4_row_i;
+    reg  [5:0] lanes_4_byte_i;
+    reg  lanes_4_own_i;
     reg  [1:0] lanes_4_lg_i;
     reg  [3:0] lanes_4_dtype_i;
     reg  [31:0] lanes_4_scale_i;
@@ -154,6 +167,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_4_product_o;
     reg  lanes_5_clk_i;
     reg  [511:0] lanes_5_row_i;
+    reg  [5:0] lanes_5_byte_i;
+    reg  lanes_5_own_i;
     reg  [1:0] lanes_5_lg_i;
     reg  [3:0] lanes_5_dtype_i;
     reg  [31:0] lanes_5_scale_i;
@@ -162,6 +177,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_5_product_o;
     reg  lanes_6_clk_i;
     reg  [511:0] lanes_6_row_i;
+    reg  [5:0] lanes_6_byte_i;
+    reg  lanes_6_own_i;
     reg  [1:0] lanes_6_lg_i;
     reg  [3:0] lanes_6_dtype_i;
     reg  [31:0] lanes_6_scale_i;
@@ -170,6 +187,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_6_product_o;
     reg  lanes_7_clk_i;
     reg  [511:0] lanes_7_row_i;
+    reg  [5:0] lanes_7_byte_i;
+    reg  lanes_7_own_i;
     reg  [1:0] lanes_7_lg_i;
     reg  [3:0] lanes_7_dtype_i;
     reg  [31:0] lanes_7_scale_i;
@@ -178,6 +197,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_7_product_o;
     reg  lanes_8_clk_i;
     reg  [511:0] lanes_8_row_i;
+    reg  [5:0] lanes_8_byte_i;
+    reg  lanes_8_own_i;
     reg  [1:0] lanes_8_lg_i;
     reg  [3:0] lanes_8_dtype_i;
     reg  [31:0] lanes_8_scale_i;
@@ -186,6 +207,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_8_product_o;
     reg  lanes_9_clk_i;
     reg  [511:0] lanes_9_row_i;
+    reg  [5:0] lanes_9_byte_i;
+    reg  lanes_9_own_i;
     reg  [1:0] lanes_9_lg_i;
     reg  [3:0] lanes_9_dtype_i;
     reg  [31:0] lanes_9_scale_i;
@@ -194,6 +217,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_9_product_o;
     reg  lanes_10_clk_i;
     reg  [511:0] lanes_10_row_i;
+    reg  [5:0] lanes_10_byte_i;
+    reg  lanes_10_own_i;
     reg  [1:0] lanes_10_lg_i;
     reg  [3:0] lanes_10_dtype_i;
     reg  [31:0] lanes_10_scale_i;
@@ -202,6 +227,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_10_product_o;
     reg  lanes_11_clk_i;
     reg  [511:0] lanes_11_row_i;
+    reg  [5:0] lanes_11_byte_i;
+    reg  lanes_11_own_i;
     reg  [1:0] lanes_11_lg_i;
     reg  [3:0] lanes_11_dtype_i;
     reg  [31:0] lanes_11_scale_i;
@@ -210,6 +237,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_11_product_o;
     reg  lanes_12_clk_i;
     reg  [511:0] lanes_12_row_i;
+    reg  [5:0] lanes_12_byte_i;
+    reg  lanes_12_own_i;
     reg  [1:0] lanes_12_lg_i;
     reg  [3:0] lanes_12_dtype_i;
     reg  [31:0] lanes_12_scale_i;
@@ -218,6 +247,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_12_product_o;
     reg  lanes_13_clk_i;
     reg  [511:0] lanes_13_row_i;
+    reg  [5:0] lanes_13_byte_i;
+    reg  lanes_13_own_i;
     reg  [1:0] lanes_13_lg_i;
     reg  [3:0] lanes_13_dtype_i;
     reg  [31:0] lanes_13_scale_i;
@@ -226,6 +257,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_13_product_o;
     reg  lanes_14_clk_i;
     reg  [511:0] lanes_14_row_i;
+    reg  [5:0] lanes_14_byte_i;
+    reg  lanes_14_own_i;
     reg  [1:0] lanes_14_lg_i;
     reg  [3:0] lanes_14_dtype_i;
     reg  [31:0] lanes_14_scale_i;
@@ -234,6 +267,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     wire  [511:0] lanes_14_product_o;
     reg  lanes_15_clk_i;
     reg  [511:0] lanes_15_row_i;
+    reg  [5:0] lanes_15_byte_i;
+    reg  lanes_15_own_i;
     reg  [1:0] lanes_15_lg_i;
     reg  [3:0] lanes_15_dtype_i;
     reg  [31:0] lanes_15_scale_i;
@@ -350,7 +385,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     reg  fold_first;
     reg  fold_last;
     reg  final_elem;
-    reg  [511:0] row;
+    reg  rd;
+    reg  [7:0] left;
     reg  [511:0] conv;
     reg  [511:0] product;
     reg  [511:0] raw;
@@ -463,6 +499,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b0), .at32(10'b0)) lanes_0(
         .clk_i(lanes_0_clk_i),
         .row_i(lanes_0_row_i),
+        .byte_i(lanes_0_byte_i),
+        .own_i(lanes_0_own_i),
         .lg_i(lanes_0_lg_i),
         .dtype_i(lanes_0_dtype_i),
         .scale_i(lanes_0_scale_i),
@@ -473,6 +511,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1000), .at32(10'b100000)) lanes_1(
         .clk_i(lanes_1_clk_i),
         .row_i(lanes_1_row_i),
+        .byte_i(lanes_1_byte_i),
+        .own_i(lanes_1_own_i),
         .lg_i(lanes_1_lg_i),
         .dtype_i(lanes_1_dtype_i),
         .scale_i(lanes_1_scale_i),
@@ -483,6 +523,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b10000), .at32(10'b1000000)) lanes_2(
         .clk_i(lanes_2_clk_i),
         .row_i(lanes_2_row_i),
+        .byte_i(lanes_2_byte_i),
+        .own_i(lanes_2_own_i),
         .lg_i(lanes_2_lg_i),
         .dtype_i(lanes_2_dtype_i),
         .scale_i(lanes_2_scale_i),
@@ -493,6 +535,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b11000), .at32(10'b1100000)) lanes_3(
         .clk_i(lanes_3_clk_i),
         .row_i(lanes_3_row_i),
+        .byte_i(lanes_3_byte_i),
+        .own_i(lanes_3_own_i),
         .lg_i(lanes_3_lg_i),
         .dtype_i(lanes_3_dtype_i),
         .scale_i(lanes_3_scale_i),
@@ -503,6 +547,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b100000), .at32(10'b10000000)) lanes_4(
         .clk_i(lanes_4_clk_i),
         .row_i(lanes_4_row_i),
+        .byte_i(lanes_4_byte_i),
+        .own_i(lanes_4_own_i),
         .lg_i(lanes_4_lg_i),
         .dtype_i(lanes_4_dtype_i),
         .scale_i(lanes_4_scale_i),
@@ -513,6 +559,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b101000), .at32(10'b10100000)) lanes_5(
         .clk_i(lanes_5_clk_i),
         .row_i(lanes_5_row_i),
+        .byte_i(lanes_5_byte_i),
+        .own_i(lanes_5_own_i),
         .lg_i(lanes_5_lg_i),
         .dtype_i(lanes_5_dtype_i),
         .scale_i(lanes_5_scale_i),
@@ -523,6 +571,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b110000), .at32(10'b11000000)) lanes_6(
         .clk_i(lanes_6_clk_i),
         .row_i(lanes_6_row_i),
+        .byte_i(lanes_6_byte_i),
+        .own_i(lanes_6_own_i),
         .lg_i(lanes_6_lg_i),
         .dtype_i(lanes_6_dtype_i),
         .scale_i(lanes_6_scale_i),
@@ -533,6 +583,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b111000), .at32(10'b11100000)) lanes_7(
         .clk_i(lanes_7_clk_i),
         .row_i(lanes_7_row_i),
+        .byte_i(lanes_7_byte_i),
+        .own_i(lanes_7_own_i),
         .lg_i(lanes_7_lg_i),
         .dtype_i(lanes_7_dtype_i),
         .scale_i(lanes_7_scale_i),
@@ -543,6 +595,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1000000), .at32(10'b100000000)) lanes_8(
         .clk_i(lanes_8_clk_i),
         .row_i(lanes_8_row_i),
+        .byte_i(lanes_8_byte_i),
+        .own_i(lanes_8_own_i),
         .lg_i(lanes_8_lg_i),
         .dtype_i(lanes_8_dtype_i),
         .scale_i(lanes_8_scale_i),
@@ -553,6 +607,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1001000), .at32(10'b100100000)) lanes_9(
         .clk_i(lanes_9_clk_i),
         .row_i(lanes_9_row_i),
+        .byte_i(lanes_9_byte_i),
+        .own_i(lanes_9_own_i),
         .lg_i(lanes_9_lg_i),
         .dtype_i(lanes_9_dtype_i),
         .scale_i(lanes_9_scale_i),
@@ -563,6 +619,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1010000), .at32(10'b101000000)) lanes_10(
         .clk_i(lanes_10_clk_i),
         .row_i(lanes_10_row_i),
+        .byte_i(lanes_10_byte_i),
+        .own_i(lanes_10_own_i),
         .lg_i(lanes_10_lg_i),
         .dtype_i(lanes_10_dtype_i),
         .scale_i(lanes_10_scale_i),
@@ -573,6 +631,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1011000), .at32(10'b101100000)) lanes_11(
         .clk_i(lanes_11_clk_i),
         .row_i(lanes_11_row_i),
+        .byte_i(lanes_11_byte_i),
+        .own_i(lanes_11_own_i),
         .lg_i(lanes_11_lg_i),
         .dtype_i(lanes_11_dtype_i),
         .scale_i(lanes_11_scale_i),
@@ -583,6 +643,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1100000), .at32(10'b110000000)) lanes_12(
         .clk_i(lanes_12_clk_i),
         .row_i(lanes_12_row_i),
+        .byte_i(lanes_12_byte_i),
+        .own_i(lanes_12_own_i),
         .lg_i(lanes_12_lg_i),
         .dtype_i(lanes_12_dtype_i),
         .scale_i(lanes_12_scale_i),
@@ -593,6 +655,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1101000), .at32(10'b110100000)) lanes_13(
         .clk_i(lanes_13_clk_i),
         .row_i(lanes_13_row_i),
+        .byte_i(lanes_13_byte_i),
+        .own_i(lanes_13_own_i),
         .lg_i(lanes_13_lg_i),
         .dtype_i(lanes_13_dtype_i),
         .scale_i(lanes_13_scale_i),
@@ -603,6 +667,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1110000), .at32(10'b111000000)) lanes_14(
         .clk_i(lanes_14_clk_i),
         .row_i(lanes_14_row_i),
+        .byte_i(lanes_14_byte_i),
+        .own_i(lanes_14_own_i),
         .lg_i(lanes_14_lg_i),
         .dtype_i(lanes_14_dtype_i),
         .scale_i(lanes_14_scale_i),
@@ -613,6 +679,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     crosslane_engine__lanes_0 #(.at8(10'b1111000), .at32(10'b111100000)) lanes_15(
         .clk_i(lanes_15_clk_i),
         .row_i(lanes_15_row_i),
+        .byte_i(lanes_15_byte_i),
+        .own_i(lanes_15_own_i),
         .lg_i(lanes_15_lg_i),
         .dtype_i(lanes_15_dtype_i),
         .scale_i(lanes_15_scale_i),
@@ -866,8 +934,18 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
             chunk = one16;
         end
         src_walk_adv_i = chunk[(32'h0)+:(5)];
+        left = inst_q[(32'h110)+:(8)] - channel_q;
+        if (partitions) begin
+            chunk = lanes16;
+            if (left < sixteen8) begin
+                chunk = {8'b0, left};
+            end
+        end
         done_d = 1'b0;
         chan_last = channel_q == nac_last;
+        if (partitions) begin
+            chan_last = left <= sixteen8;
+        end
         final_elem = chan_last & src_walk_last_o;
         fold_first = first_pending_q;
         fold_last = final_elem;
@@ -875,7 +953,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
             fold_first = channel_q == zero8;
             fold_last = chan_last;
         end
-        rd_valid_o = 1'b0;
+        rd = 1'b0;
         if (state_q == s_idle) begin
             if (inst_valid_i) begin
                 inst_d = inst_i;
@@ -904,7 +982,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
             end
         end
         else if (state_q == s_run) begin
-            rd_valid_o = 1'b1;
+            rd = 1'b1;
             first_pending_d = 1'b0;
             if (partitions) begin
                 if (chan_last) begin
@@ -916,7 +994,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
                     end
                 end
                 else begin
-                    channel_d = channel_q + one8;
+                    channel_d = channel_q + sixteen8;
                 end
             end
             else if (src_walk_last_o) begin
@@ -958,19 +1036,30 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         accepted_o = accepted_q;
         rule_o = rule_q;
         rd_partition_o = inst_q[(32'h60 + 32'h15)+:(7)] + channel_q[(32'h0)+:(7)];
+        rd_valid_o = zero16;
+        if (rd) begin
+            rd_valid_o = one16;
+            if (partitions) begin
+                rd_valid_o = ~(ones16 << chunk);
+            end
+        end
         rd_row_o = src_walk_offset_o[(32'h6)+:(15)];
-        m1_d = {7'b0, rd_valid_o} | ({7'b0, fold_first} << 32'h1) | ({7'b0, fold_last} << 32'h2) | ({3'b0, chunk[(32'h0)+:(5)]} << 32'h3);
+        m1_d = {7'b0, rd} | ({7'b0, fold_first} << 32'h1) | ({7'b0, fold_last} << 32'h2) | ({3'b0, chunk[(32'h0)+:(5)]} << 32'h3);
         if (~rst_ni) begin
             m1_d = zero8;
         end
         m1_byte_d = src_walk_offset_o[(32'h0)+:(6)];
-        row = rd_data_i >> ({3'b0, m1_byte_q} << 32'h3);
         m2_d = m1_q;
         conv = zero512;
         product = zero512;
         raw = zero512;
         lanes_0_clk_i = clk_i;
-        lanes_0_row_i = row;
+        lanes_0_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_0_row_i = rd_data_i[(32'h200 * 0)+:(512)];
+        end
+        lanes_0_byte_i = m1_byte_q;
+        lanes_0_own_i = partitions;
         lanes_0_lg_i = in_lg;
         lanes_0_dtype_i = in_dt;
         lanes_0_scale_i = inst_q[(32'h140)+:(32)];
@@ -978,7 +1067,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_0_product_o;
         raw = raw | lanes_0_raw_o;
         lanes_1_clk_i = clk_i;
-        lanes_1_row_i = row;
+        lanes_1_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_1_row_i = rd_data_i[(32'h200 * 1)+:(512)];
+        end
+        lanes_1_byte_i = m1_byte_q;
+        lanes_1_own_i = partitions;
         lanes_1_lg_i = in_lg;
         lanes_1_dtype_i = in_dt;
         lanes_1_scale_i = inst_q[(32'h140)+:(32)];
@@ -986,7 +1080,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_1_product_o;
         raw = raw | lanes_1_raw_o;
         lanes_2_clk_i = clk_i;
-        lanes_2_row_i = row;
+        lanes_2_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_2_row_i = rd_data_i[(32'h200 * 2)+:(512)];
+        end
+        lanes_2_byte_i = m1_byte_q;
+        lanes_2_own_i = partitions;
         lanes_2_lg_i = in_lg;
         lanes_2_dtype_i = in_dt;
         lanes_2_scale_i = inst_q[(32'h140)+:(32)];
@@ -994,7 +1093,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_2_product_o;
         raw = raw | lanes_2_raw_o;
         lanes_3_clk_i = clk_i;
-        lanes_3_row_i = row;
+        lanes_3_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_3_row_i = rd_data_i[(32'h200 * 3)+:(512)];
+        end
+        lanes_3_byte_i = m1_byte_q;
+        lanes_3_own_i = partitions;
         lanes_3_lg_i = in_lg;
         lanes_3_dtype_i = in_dt;
         lanes_3_scale_i = inst_q[(32'h140)+:(32)];
@@ -1002,7 +1106,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_3_product_o;
         raw = raw | lanes_3_raw_o;
         lanes_4_clk_i = clk_i;
-        lanes_4_row_i = row;
+        lanes_4_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_4_row_i = rd_data_i[(32'h200 * 4)+:(512)];
+        end
+        lanes_4_byte_i = m1_byte_q;
+        lanes_4_own_i = partitions;
         lanes_4_lg_i = in_lg;
         lanes_4_dtype_i = in_dt;
         lanes_4_scale_i = inst_q[(32'h140)+:(32)];
@@ -1010,7 +1119,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_4_product_o;
         raw = raw | lanes_4_raw_o;
         lanes_5_clk_i = clk_i;
-        lanes_5_row_i = row;
+        lanes_5_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_5_row_i = rd_data_i[(32'h200 * 5)+:(512)];
+        end
+        lanes_5_byte_i = m1_byte_q;
+        lanes_5_own_i = partitions;
         lanes_5_lg_i = in_lg;
         lanes_5_dtype_i = in_dt;
         lanes_5_scale_i = inst_q[(32'h140)+:(32)];
@@ -1018,7 +1132,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_5_product_o;
         raw = raw | lanes_5_raw_o;
         lanes_6_clk_i = clk_i;
-        lanes_6_row_i = row;
+        lanes_6_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_6_row_i = rd_data_i[(32'h200 * 6)+:(512)];
+        end
+        lanes_6_byte_i = m1_byte_q;
+        lanes_6_own_i = partitions;
         lanes_6_lg_i = in_lg;
         lanes_6_dtype_i = in_dt;
         lanes_6_scale_i = inst_q[(32'h140)+:(32)];
@@ -1026,7 +1145,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_6_product_o;
         raw = raw | lanes_6_raw_o;
         lanes_7_clk_i = clk_i;
-        lanes_7_row_i = row;
+        lanes_7_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_7_row_i = rd_data_i[(32'h200 * 7)+:(512)];
+        end
+        lanes_7_byte_i = m1_byte_q;
+        lanes_7_own_i = partitions;
         lanes_7_lg_i = in_lg;
         lanes_7_dtype_i = in_dt;
         lanes_7_scale_i = inst_q[(32'h140)+:(32)];
@@ -1034,7 +1158,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_7_product_o;
         raw = raw | lanes_7_raw_o;
         lanes_8_clk_i = clk_i;
-        lanes_8_row_i = row;
+        lanes_8_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_8_row_i = rd_data_i[(32'h200 * 8)+:(512)];
+        end
+        lanes_8_byte_i = m1_byte_q;
+        lanes_8_own_i = partitions;
         lanes_8_lg_i = in_lg;
         lanes_8_dtype_i = in_dt;
         lanes_8_scale_i = inst_q[(32'h140)+:(32)];
@@ -1042,7 +1171,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_8_product_o;
         raw = raw | lanes_8_raw_o;
         lanes_9_clk_i = clk_i;
-        lanes_9_row_i = row;
+        lanes_9_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_9_row_i = rd_data_i[(32'h200 * 9)+:(512)];
+        end
+        lanes_9_byte_i = m1_byte_q;
+        lanes_9_own_i = partitions;
         lanes_9_lg_i = in_lg;
         lanes_9_dtype_i = in_dt;
         lanes_9_scale_i = inst_q[(32'h140)+:(32)];
@@ -1050,7 +1184,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_9_product_o;
         raw = raw | lanes_9_raw_o;
         lanes_10_clk_i = clk_i;
-        lanes_10_row_i = row;
+        lanes_10_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_10_row_i = rd_data_i[(32'h200 * 10)+:(512)];
+        end
+        lanes_10_byte_i = m1_byte_q;
+        lanes_10_own_i = partitions;
         lanes_10_lg_i = in_lg;
         lanes_10_dtype_i = in_dt;
         lanes_10_scale_i = inst_q[(32'h140)+:(32)];
@@ -1058,7 +1197,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_10_product_o;
         raw = raw | lanes_10_raw_o;
         lanes_11_clk_i = clk_i;
-        lanes_11_row_i = row;
+        lanes_11_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_11_row_i = rd_data_i[(32'h200 * 11)+:(512)];
+        end
+        lanes_11_byte_i = m1_byte_q;
+        lanes_11_own_i = partitions;
         lanes_11_lg_i = in_lg;
         lanes_11_dtype_i = in_dt;
         lanes_11_scale_i = inst_q[(32'h140)+:(32)];
@@ -1066,7 +1210,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_11_product_o;
         raw = raw | lanes_11_raw_o;
         lanes_12_clk_i = clk_i;
-        lanes_12_row_i = row;
+        lanes_12_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_12_row_i = rd_data_i[(32'h200 * 12)+:(512)];
+        end
+        lanes_12_byte_i = m1_byte_q;
+        lanes_12_own_i = partitions;
         lanes_12_lg_i = in_lg;
         lanes_12_dtype_i = in_dt;
         lanes_12_scale_i = inst_q[(32'h140)+:(32)];
@@ -1074,7 +1223,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_12_product_o;
         raw = raw | lanes_12_raw_o;
         lanes_13_clk_i = clk_i;
-        lanes_13_row_i = row;
+        lanes_13_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_13_row_i = rd_data_i[(32'h200 * 13)+:(512)];
+        end
+        lanes_13_byte_i = m1_byte_q;
+        lanes_13_own_i = partitions;
         lanes_13_lg_i = in_lg;
         lanes_13_dtype_i = in_dt;
         lanes_13_scale_i = inst_q[(32'h140)+:(32)];
@@ -1082,7 +1236,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_13_product_o;
         raw = raw | lanes_13_raw_o;
         lanes_14_clk_i = clk_i;
-        lanes_14_row_i = row;
+        lanes_14_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_14_row_i = rd_data_i[(32'h200 * 14)+:(512)];
+        end
+        lanes_14_byte_i = m1_byte_q;
+        lanes_14_own_i = partitions;
         lanes_14_lg_i = in_lg;
         lanes_14_dtype_i = in_dt;
         lanes_14_scale_i = inst_q[(32'h140)+:(32)];
@@ -1090,7 +1249,12 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         product = product | lanes_14_product_o;
         raw = raw | lanes_14_raw_o;
         lanes_15_clk_i = clk_i;
-        lanes_15_row_i = row;
+        lanes_15_row_i = rd_data_i[(32'h0)+:(512)];
+        if (partitions) begin
+            lanes_15_row_i = rd_data_i[(32'h200 * 15)+:(512)];
+        end
+        lanes_15_byte_i = m1_byte_q;
+        lanes_15_own_i = partitions;
         lanes_15_lg_i = in_lg;
         lanes_15_dtype_i = in_dt;
         lanes_15_scale_i = inst_q[(32'h140)+:(32)];
@@ -4812,11 +4976,13 @@ module crosslane_engine__from_f32_shift(sig_i,rshift_i,lshift_i,mag_o);
     
 endmodule // crosslane_engine__from_f32_shift
 
-module crosslane_engine__lanes_0(clk_i,row_i,lg_i,dtype_i,scale_i,raw_o,conv_o,product_o);
+module crosslane_engine__lanes_0(clk_i,row_i,byte_i,own_i,lg_i,dtype_i,scale_i,raw_o,conv_o,product_o);
     
     // Module arguments
     input wire  clk_i;
     input wire  [511:0] row_i;
+    input wire  [5:0] byte_i;
+    input wire  own_i;
     input wire  [1:0] lg_i;
     input wire  [3:0] dtype_i;
     input wire  [31:0] scale_i;
@@ -4846,6 +5012,7 @@ module crosslane_engine__lanes_0(clk_i,row_i,lg_i,dtype_i,scale_i,raw_o,conv_o,p
     
     // Local signals
     reg  [511:0] shifted;
+    reg  [10:0] at;
     reg  [63:0] picked;
     reg  [63:0] low;
     reg  [63:0] width_mask;
@@ -4872,7 +5039,11 @@ module crosslane_engine__lanes_0(clk_i,row_i,lg_i,dtype_i,scale_i,raw_o,conv_o,p
     // Update code
     always @(*) begin
         elem_d = elem_q;
-        shifted = row_i >> (at8 << {8'b0, lg_i});
+        at = ({5'b0, byte_i} << 32'h3) + ({1'b0, at8} << {9'b0, lg_i});
+        if (own_i) begin
+            at = {5'b0, byte_i} << 32'h3;
+        end
+        shifted = row_i >> at;
         picked = shifted[(32'h0)+:(64)];
         if (lg_i == lg3) begin
             width_mask = ones;

@@ -17,8 +17,9 @@ module crosslane_engine_harness_icarus;
     reg [21:0] pb_i = 22'd0;
     reg inst_valid_i = 1'b0;
     reg [511:0] inst_i = 512'd0;
-    reg [511:0] rd_data_i = 512'd0;
-    wire inst_ready_o, done_o, accepted_o, rd_valid_o, wr_valid_o;
+    reg [16*512-1:0] rd_data_i = '0;
+    wire [16-1:0] rd_valid_o;
+    wire inst_ready_o, done_o, accepted_o, wr_valid_o;
     wire [3:0] rule_o;
     wire [6:0] rd_partition_o, wr_partition_o;
     wire [14:0] rd_row_o, wr_row_o;
@@ -54,7 +55,9 @@ module crosslane_engine_harness_icarus;
 
     // One clock: the inputs are set, the rising edge, then the SBUF's edge.
     task automatic tick;
-        reg rd, wr;
+        reg [16-1:0] rd;
+        reg [16*512-1:0] rows;
+        reg wr;
         reg [6:0] rp, wp;
         reg [14:0] rr, wrow;
         reg [511:0] wdata, row;
@@ -68,11 +71,16 @@ module crosslane_engine_harness_icarus;
         #1;
         clocks = clocks + 1;
         // A read returns the row as it was before this edge's write.
-        row = 512'd0;
-        if (rd) begin
-            if (rp < 128 && rr * 64 < pb) row = sbuf[rp * rows_per + rr];
-            else fault = "a read outside the SBUF";
-        end
+        rows = '0;
+        for (b = 0; b < 16; b = b + 1)
+            if (rd[b]) begin
+                if (rp + b < 128 && rr * 64 < pb) begin
+                    row = sbuf[(rp + b) * rows_per + rr];
+                    rows[512*b +: 512] = row;
+                end else begin
+                    fault = "a read outside the SBUF";
+                end
+            end
         if (wr && !executing) fault = "a write between instructions";
         if (wr) begin
             if (wp < 128 && wrow * 64 < pb) begin
@@ -89,7 +97,7 @@ module crosslane_engine_harness_icarus;
                 fault = "a write outside the SBUF";
             end
         end
-        rd_data_i = rd ? row : 512'd0;
+        rd_data_i = rows;
         clk_i = 1'b0;
     endtask
 

@@ -1,7 +1,8 @@
 // {{ header }}
 // The Verilator harness of {{ module }}, the CrossLaneReduce engine: it holds
-// the SBUF (128 partitions, each a bank with one read and one write a clock,
-// a read's row on rd_data_i {{ read_latency }} clock after its request) and runs instructions
+// the SBUF (128 partitions, each a bank with one read and one write a clock;
+// rd_valid_o bit j reads partition rd_partition_o + j, its row on rd_data_i's
+// lane j {{ read_latency }} clock after the request) and runs instructions
 // given as lines on stdin. `crosslane exec --engine verilator` builds and
 // drives it (docs/engine.md); by hand:
 //   verilator --cc --exe --build --top-module {{ module }} <the engine's rtl files> \
@@ -58,8 +59,8 @@ static void touch(size_t p, size_t off, size_t len) {
     for (size_t r = off / 64; r <= (off + len - 1) / 64 && len; ++r) rows_touched.push_back((uint32_t)(p << 16 | r));
 }
 
-// The SBUF's read data for the row requested in the clock before.
-static uint8_t rd_row[64];
+// The SBUF's read data for the rows requested in the clock before, lane by lane.
+static uint8_t rd_row[{{ lanes }}][64];
 static bool rd_pending = false;
 static std::string fault;
 // Between taking an instruction and its done_o: the only time a write may come.
@@ -69,7 +70,8 @@ static bool executing = false;
 static void tick() {
     m->clk_i = 0;
     m->eval();
-    bool rd = m->rd_valid_o, wr = m->wr_valid_o;
+    uint32_t rd = m->rd_valid_o;
+    bool wr = m->wr_valid_o;
     size_t rp = m->rd_partition_o, rr = m->rd_row_o, wp = m->wr_partition_o, wrow = m->wr_row_o;
     uint8_t wdata[64];
     uint64_t strb = m->wr_strb_o;
@@ -81,9 +83,11 @@ static void tick() {
     m->eval();
     ++clocks;
     // A read returns the row as it was before this edge's write.
-    if (rd) {
-        if (rp < 128 && rr * 64 < pb) memcpy(rd_row, &sbuf[rp * pitch + rr * 64], 64);
-        else memset(rd_row, 0, 64), fault = "a read outside the SBUF";
+    for (int j = 0; j < {{ lanes }}; ++j) {
+        memset(rd_row[j], 0, 64);
+        if (!(rd >> j & 1)) continue;
+        if (rp + j < 128 && rr * 64 < pb) memcpy(rd_row[j], &sbuf[(rp + j) * pitch + rr * 64], 64);
+        else fault = "a read outside the SBUF";
     }
     if (wr && !executing) fault = "a write between instructions";
     if (wr) {
@@ -98,11 +102,12 @@ static void tick() {
             fault = "a write outside the SBUF";
         }
     }
-    for (int i = 0; i < 16; ++i) {
-        uint32_t w = 0;
-        for (int b = 0; b < 4; ++b) w |= (uint32_t)rd_row[4 * i + b] << (8 * b);
-        m->rd_data_i[i] = rd ? w : 0;
-    }
+    for (int j = 0; j < {{ lanes }}; ++j)
+        for (int i = 0; i < 16; ++i) {
+            uint32_t w = 0;
+            for (int b = 0; b < 4; ++b) w |= (uint32_t)rd_row[j][4 * i + b] << (8 * b);
+            m->rd_data_i[16 * j + i] = w;
+        }
 }
 
 int main(int argc, char** argv) {

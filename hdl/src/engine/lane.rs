@@ -1,6 +1,8 @@
-//! `LaneConv`: one lane of the engine's chunk datapath (D60). It picks
-//! element `lane` of 2^lg bytes out of the row (shifted to the chunk's first
-//! element), registers it zero-extended, converts it to binary32 (`ToF32`,
+//! `LaneConv`: one lane of the engine's chunk datapath (D60). It picks an
+//! element of 2^lg bytes out of a row, element `lane` from byte `byte_i` on
+//! (a chunk of one row, axis All) or the element at byte `byte_i` of its own
+//! row (`own_i`: axis Partitions, lane j reading partition p + j), registers
+//! it zero-extended, converts it to binary32 (`ToF32`,
 //! latency 2) and multiplies it by the scale (`F32Mul`, latency 2), and puts
 //! each of the three (the raw bits, low 32; the binary32; the product) at the
 //! lane's place in a 512-bit beat, lane l in bits 32l+31..32l, so the engine
@@ -25,8 +27,12 @@ pub const PRODUCT_LATENCY: usize = 5;
 #[derive(LogicBlock)]
 pub struct LaneConv {
     pub clk_i: Signal<In, Clock>,
-    /// The row, its byte 0 the chunk's first element.
+    /// The row the element is in.
     pub row_i: Signal<In, Bits<512>>,
+    /// The byte of the chunk's first element in the row.
+    pub byte_i: Signal<In, Bits<6>>,
+    /// The row is this lane's own: its element is at `byte_i` (not `lane` elements on).
+    pub own_i: Signal<In, Bit>,
     /// log2 of the element's bytes.
     pub lg_i: Signal<In, Bits<2>>,
     pub dtype_i: Signal<In, Bits<4>>,
@@ -39,6 +45,8 @@ pub struct LaneConv {
     to_f32: ToF32,
     mul: F32Mul,
     shifted: Signal<Local, Bits<512>>,
+    /// The element's bit in the row (up to 8·63 + 8·15·8: 11 bits).
+    at: Signal<Local, Bits<11>>,
     picked: Signal<Local, Bits<64>>,
     low: Signal<Local, Bits<64>>,
     width_mask: Signal<Local, Bits<64>>,
@@ -69,6 +77,9 @@ impl LaneConv {
             to_f32: ToF32::new(2),
             mul: F32Mul::new(2),
             shifted: Default::default(),
+            at: Default::default(),
+            byte_i: Default::default(),
+            own_i: Default::default(),
             picked: Default::default(),
             low: Default::default(),
             width_mask: Default::default(),
@@ -86,9 +97,14 @@ impl Logic for LaneConv {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clk_i, elem);
-        // Element `lane` starts at bit 8·lane << lg (past the row for an
-        // 8-byte lane 8 or more: zero, never a valid lane).
-        self.shifted.next = self.row_i.val() >> (self.at8.val() << bit_cast::<10, 2>(self.lg_i.val()));
+        // Element `lane` starts at bit 8·byte + (8·lane << lg): past the row
+        // (zero) only for lanes beyond the row's last element, never valid.
+        self.at.next = (bit_cast::<11, 6>(self.byte_i.val()) << 3)
+            + (bit_cast::<11, 10>(self.at8.val()) << bit_cast::<11, 2>(self.lg_i.val()));
+        if self.own_i.val() {
+            self.at.next = bit_cast::<11, 6>(self.byte_i.val()) << 3;
+        }
+        self.shifted.next = self.row_i.val() >> self.at.val();
         self.picked.next = self.shifted.val().get_bits::<64>(0);
         // 2^lg bytes of ones (8 << lg bits; all 64 for lg 3, never shifted by 64).
         if self.lg_i.val() == self.lg3.val() {

@@ -4,14 +4,15 @@
 //! the results written to the dst pattern (docs/engine.md).
 //!
 //! Up to 16 elements a clock from one row when dimension 0 has a unit
-//! stride and the axis is All (D60), one element a clock otherwise (D59).
+//! stride and the axis is All (D60), a column's partitions 16 a clock with
+//! axis Partitions (D61), one element a clock otherwise (D59).
 //! The datapath, clock by clock after a read request in clock t (the SBUF
 //! answers in clock t + [`READ_LATENCY`]):
 //!
 //! | clock | stage |
 //! |---|---|
-//! | t | request: partition p0 + channel, the chunk's 64-byte row |
-//! | t+1 | the row on `rd_data_i`; the chunk's elements picked out of it into 16 lanes |
+//! | t | request: partition p0 + channel (+ j on lane j), the chunk's 64-byte row |
+//! | t+1 | the rows on `rd_data_i`; the chunk's elements picked out into 16 lanes |
 //! | t+2 .. t+6 | 16 × `ToF32` (2), × scale by 16 × `F32Mul` for AVERAGE (2); BITVEC's raw bits wait beside |
 //! | t+6 | [`fill::BeatPack`]: into beats of 16 32-bit lanes, golden's beats |
 //! | t+7 .. t+15 | the beat folded: `BeatSum` (ADD, AVERAGE) or the reduce unit (`rmaxnum_n_2xf32_t`, `ror`/`rand`/`rxor` `_t`) |
@@ -84,10 +85,13 @@ pub struct Engine {
     pub rule_o: Signal<Out, Bits<4>>,
     /// A read of one partition's 64-byte row; the row comes back on
     /// `rd_data_i` READ_LATENCY clocks later. No stall.
-    pub rd_valid_o: Signal<Out, Bit>,
+    /// Bit j: a read of partition `rd_partition_o` + j (axis Partitions
+    /// reads up to 16 partitions a clock, axis All only partition + 0).
+    pub rd_valid_o: Signal<Out, Bits<16>>,
     pub rd_partition_o: Signal<Out, Bits<7>>,
     pub rd_row_o: Signal<Out, Bits<15>>,
-    pub rd_data_i: Signal<In, Bits<512>>,
+    /// Lane j's row in bits 512j+511..512j.
+    pub rd_data_i: Signal<In, Bits<8192>>,
     /// A write of the bytes of a row whose strobe bit is set.
     pub wr_valid_o: Signal<Out, Bit>,
     pub wr_partition_o: Signal<Out, Bits<7>>,
@@ -147,7 +151,13 @@ pub struct Engine {
     fold_first: Signal<Local, Bit>,
     fold_last: Signal<Local, Bit>,
     final_elem: Signal<Local, Bit>,
-    row: Signal<Local, Bits<512>>,
+    /// A read this clock (of the lanes in `chunk`).
+    rd: Signal<Local, Bit>,
+    /// Axis Partitions: the active partitions from `channel` on.
+    left: Signal<Local, Bits<8>>,
+    ones16: Constant<Bits<16>>,
+    zero16: Constant<Bits<16>>,
+    sixteen8: Constant<Bits<8>>,
     conv: Signal<Local, Bits<512>>,
     product: Signal<Local, Bits<512>>,
     raw: Signal<Local, Bits<512>>,
@@ -270,7 +280,11 @@ impl Default for Engine {
             fold_first: Default::default(),
             fold_last: Default::default(),
             final_elem: Default::default(),
-            row: Default::default(),
+            rd: Default::default(),
+            left: Default::default(),
+            ones16: k(0xffff),
+            zero16: k(0),
+            sixteen8: k(16),
             conv: Default::default(),
             product: Default::default(),
             raw: Default::default(),
@@ -400,9 +414,20 @@ impl Logic for Engine {
             self.chunk.next = self.one16.val();
         }
         self.src_walk.adv_i.next = self.chunk.val().get_bits::<5>(0);
+        // Axis Partitions: a column's partitions 16 at a time, one a lane.
+        self.left.next = self.inst.q.val().get_bits::<8>(272) - self.channel.q.val();
+        if self.partitions.val() {
+            self.chunk.next = self.lanes16.val();
+            if self.left.val() < self.sixteen8.val() {
+                self.chunk.next = bit_cast::<16, 8>(self.left.val());
+            }
+        }
         // The FSM.
         self.done.d.next = false;
         self.chan_last.next = self.channel.q.val() == self.nac_last.val();
+        if self.partitions.val() {
+            self.chan_last.next = self.left.val() <= self.sixteen8.val();
+        }
         self.final_elem.next = self.chan_last.val() & self.src_walk.last_o.val();
         self.fold_first.next = self.first_pending.q.val();
         self.fold_last.next = self.final_elem.val();
@@ -410,7 +435,7 @@ impl Logic for Engine {
             self.fold_first.next = self.channel.q.val() == self.zero8.val();
             self.fold_last.next = self.chan_last.val();
         }
-        self.rd_valid_o.next = false;
+        self.rd.next = false;
         if self.state.q.val() == self.s_idle.val() {
             if self.inst_valid_i.val() {
                 self.inst.d.next = self.inst_i.val();
@@ -436,7 +461,7 @@ impl Logic for Engine {
                 }
             }
         } else if self.state.q.val() == self.s_run.val() {
-            self.rd_valid_o.next = true;
+            self.rd.next = true;
             self.first_pending.d.next = false;
             if self.partitions.val() {
                 if self.chan_last.val() {
@@ -447,7 +472,7 @@ impl Logic for Engine {
                         self.count.d.next = self.zero8.val();
                     }
                 } else {
-                    self.channel.d.next = self.channel.q.val() + self.one8.val();
+                    self.channel.d.next = self.channel.q.val() + self.sixteen8.val();
                 }
             } else if self.src_walk.last_o.val() {
                 self.channel.d.next = self.channel.q.val() + self.one8.val();
@@ -484,10 +509,18 @@ impl Logic for Engine {
         self.accepted_o.next = self.accepted.q.val();
         self.rule_o.next = self.rule.q.val();
         self.rd_partition_o.next = self.inst.q.val().get_bits::<7>(96 + 21) + self.channel.q.val().get_bits::<7>(0);
+        // The lanes read: partition + 0 (axis All), or the chunk's partitions.
+        self.rd_valid_o.next = self.zero16.val();
+        if self.rd.val() {
+            self.rd_valid_o.next = self.one16.val();
+            if self.partitions.val() {
+                self.rd_valid_o.next = !(self.ones16.val() << self.chunk.val());
+            }
+        }
         self.rd_row_o.next = self.src_walk.offset_o.val().get_bits::<15>(6);
         // Clock t+1: the row comes; the chunk's elements are picked out of
         // it, element j of 2^lg bytes into lane j.
-        self.m1.d.next = bit_cast::<8, 1>(self.rd_valid_o.val().into())
+        self.m1.d.next = bit_cast::<8, 1>(self.rd.val().into())
             | (bit_cast::<8, 1>(self.fold_first.val().into()) << 1)
             | (bit_cast::<8, 1>(self.fold_last.val().into()) << 2)
             | (bit_cast::<8, 5>(self.chunk.val().get_bits::<5>(0)) << 3);
@@ -495,7 +528,6 @@ impl Logic for Engine {
             self.m1.d.next = self.zero8.val();
         }
         self.m1_byte.d.next = self.src_walk.offset_o.val().get_bits::<6>(0);
-        self.row.next = self.rd_data_i.val() >> (bit_cast::<9, 6>(self.m1_byte.q.val()) << 3);
         self.m2.d.next = self.m1.q.val();
         // Clocks t+2 .. t+6: to binary32, × scale, lane by lane.
         self.conv.next = self.zero512.val();
@@ -503,7 +535,14 @@ impl Logic for Engine {
         self.raw.next = self.zero512.val();
         for j in 0..16 {
             self.lanes[j].clk_i.next = self.clk_i.val();
-            self.lanes[j].row_i.next = self.row.val();
+            // Axis All: every lane picks from the one row; axis Partitions:
+            // lane j takes the element of its own partition's row.
+            self.lanes[j].row_i.next = self.rd_data_i.val().get_bits::<512>(0);
+            if self.partitions.val() {
+                self.lanes[j].row_i.next = self.rd_data_i.val().get_bits::<512>(512 * j);
+            }
+            self.lanes[j].byte_i.next = self.m1_byte.q.val();
+            self.lanes[j].own_i.next = self.partitions.val();
             self.lanes[j].lg_i.next = self.in_lg.val();
             self.lanes[j].dtype_i.next = self.in_dt.val();
             self.lanes[j].scale_i.next = self.inst.q.val().get_bits::<32>(320);

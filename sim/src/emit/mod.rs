@@ -640,6 +640,7 @@ struct EngineHarnessTemplate {
     header: String,
     module: &'static str,
     read_latency: usize,
+    lanes: usize,
 }
 
 /// The engine's Verilator harness (it holds the SBUF).
@@ -650,6 +651,7 @@ pub fn engine_harness() -> Result<GeneratedFile, askama::Error> {
             header: header_line(),
             module: ENGINE_MODULE,
             read_latency: crosslane_hdl::engine::READ_LATENCY,
+            lanes: crosslane_hdl::engine::fill::LANES,
         }
         .render()?,
     })
@@ -660,13 +662,19 @@ pub fn engine_harness() -> Result<GeneratedFile, askama::Error> {
 struct EngineHarnessIcarusTemplate {
     header: String,
     module: &'static str,
+    lanes: usize,
 }
 
 /// The engine's Icarus harness: the Verilator harness's SBUF and protocol in SystemVerilog.
 pub fn engine_harness_icarus() -> Result<GeneratedFile, askama::Error> {
     Ok(GeneratedFile {
         path: PathBuf::from(ENGINE_HARNESS_ICARUS),
-        contents: EngineHarnessIcarusTemplate { header: header_line(), module: ENGINE_MODULE }.render()?,
+        contents: EngineHarnessIcarusTemplate {
+            header: header_line(),
+            module: ENGINE_MODULE,
+            lanes: crosslane_hdl::engine::fill::LANES,
+        }
+        .render()?,
     })
 }
 

@@ -5,6 +5,7 @@
 //! a sample of the campaign, the large campaigns run on Verilator.
 
 use super::instr::{clock_limit, InstrCase, InstrOutcome, InstrRunner};
+use crosslane_hdl::engine::fill::LANES;
 use crosslane_hdl::engine::Engine;
 use crosslane_hdl::with_unit_stack;
 use num_bigint::BigUint;
@@ -27,7 +28,7 @@ pub struct HdlInstrEngine {
     executing: bool,
 }
 
-fn to_bits(bytes: &[u8]) -> Bits<512> {
+fn to_bits<const N: usize>(bytes: &[u8]) -> Bits<N> {
     BigUint::from_bytes_le(bytes).into()
 }
 
@@ -83,7 +84,7 @@ impl HdlInstrEngine {
         self.uut.clk_i.next = Clock { clk: false };
         self.settle()?;
         let u = &self.uut;
-        let rd = u.rd_valid_o.val().then(|| (u.rd_partition_o.val().index(), u.rd_row_o.val().index()));
+        let rd = (u.rd_valid_o.val().to_u64(), u.rd_partition_o.val().index(), u.rd_row_o.val().index());
         let wr = u.wr_valid_o.val().then(|| {
             (
                 u.wr_partition_o.val().index(),
@@ -95,11 +96,13 @@ impl HdlInstrEngine {
         self.uut.clk_i.next = Clock { clk: true };
         self.settle()?;
         self.clocks += 1;
-        let mut row = [0u8; ROW];
-        if let Some((p, r)) = rd {
-            if p < 128 && r * ROW < self.pb {
-                let at = p * self.pitch + r * ROW;
-                row.copy_from_slice(&self.sbuf[at..at + ROW]);
+        // Lane j's row: partition p + j.
+        let mut rows = [0u8; ROW * LANES];
+        let (lanes, p, r) = rd;
+        for j in (0..LANES).filter(|j| lanes >> j & 1 == 1) {
+            if p + j < 128 && r * ROW < self.pb {
+                let at = (p + j) * self.pitch + r * ROW;
+                rows[j * ROW..(j + 1) * ROW].copy_from_slice(&self.sbuf[at..at + ROW]);
             } else {
                 self.fault.get_or_insert_with(|| "a read outside the SBUF".into());
             }
@@ -120,7 +123,7 @@ impl HdlInstrEngine {
                 self.fault.get_or_insert_with(|| "a write outside the SBUF".into());
             }
         }
-        self.uut.rd_data_i.next = to_bits(&row);
+        self.uut.rd_data_i.next = to_bits(&rows);
         Ok(())
     }
 
