@@ -192,7 +192,8 @@ impl Tensor4d {
         }
     }
 
-    fn write(&self, b: &mut [u8]) {
+    /// The 20 bytes of the tensor (as in the instruction) into `b[..20]`.
+    pub fn write(&self, b: &mut [u8]) {
         b[0..4].copy_from_slice(&self.start_addr.to_le_bytes());
         for d in 0..4 {
             b[4 + 2 * d..6 + 2 * d].copy_from_slice(&self.step_elem[d].to_le_bytes());
