@@ -28,9 +28,10 @@ pub mod wave;
 pub mod emit;
 
 pub mod engines;
+pub mod exec_campaign;
+
 /// The engine's throughput by pattern and dtype (`crosslane bench --exec`).
 pub mod exec_bench;
-pub mod exec_campaign;
 
 pub mod verify;
 
