@@ -429,7 +429,6 @@ pub fn merge_exec(parts: Vec<(String, ExecReport)>) -> Result<ExecReport, String
         return Err("no reports given".into());
     };
     let (seed, counts, count) = (first.seed, first.counts, first.shard_count);
-    let mut owner: std::collections::BTreeMap<usize, &str> = std::collections::BTreeMap::new();
     for (name, p) in &parts {
         if (p.seed, p.counts, p.shard_count) != (seed, counts, count) {
             return Err(format!(
@@ -437,17 +436,8 @@ pub fn merge_exec(parts: Vec<(String, ExecReport)>) -> Result<ExecReport, String
                 p.seed, p.counts, p.shard_count
             ));
         }
-        for &i in &p.shards {
-            if let Some(other) = owner.insert(i, name) {
-                return Err(format!("shard {i}/{count} is in both {other} and {name}"));
-            }
-        }
     }
-    if owner.len() != count {
-        let missing: Vec<String> =
-            (1..=count).filter(|i| !owner.contains_key(i)).take(10).map(|i| format!("{i}/{count}")).collect();
-        return Err(format!("shards missing: {}", missing.join(", ")));
-    }
+    crate::tools::every_shard_once(parts.iter().map(|(name, p)| (name.as_str(), p.shards.as_slice())), count)?;
     let mut engines: Vec<EngineTally> = Vec::new();
     for (_, p) in parts {
         for t in p.engines {

@@ -337,7 +337,7 @@ fn verify_exec(
         let mut engine = instr::open(name).map_err(|e| format!("crosslane verify: {e}"))?;
         let start = std::time::Instant::now();
         let mut t = EngineTally { engine: name.to_string(), ..EngineTally::default() };
-        for i in (0..count).filter(|i| (*i as usize) % shard.count + 1 == shard.index) {
+        for i in shard.of(0..count) {
             let c = case(seed, i);
             match check(engine.as_mut(), &c).map_err(|e| format!("crosslane verify: {name} case {i}: {e}"))? {
                 Verdict::Match { accepted: true, cycles: k } => {

@@ -196,6 +196,29 @@ pub fn run_limited_input(cmd: &mut Command, input: Option<Vec<u8>>, limit: Durat
     Ok(status.map(|status| Output { status, stdout, stderr }))
 }
 
+/// Every shard 1..=`count` listed exactly once by the reports (`name`, the
+/// shards it lists): a doubled or missing shard is an error naming it.
+pub fn every_shard_once<'a>(reports: impl Iterator<Item = (&'a str, &'a [usize])>, count: usize) -> Result<(), String> {
+    // Owners by shard, for the shards the reports list (never `count` slots:
+    // a forged count must not allocate).
+    let mut owner: std::collections::BTreeMap<usize, &str> = std::collections::BTreeMap::new();
+    for (name, shards) in reports {
+        for &i in shards {
+            if let Some(other) = owner.insert(i, name) {
+                return Err(format!("shard {i}/{count} is in both {other} and {name}"));
+            }
+        }
+    }
+    if owner.len() != count {
+        let missing: Vec<String> =
+            (1..=count).filter(|i| !owner.contains_key(i)).take(10).map(|i| format!("{i}/{count}")).collect();
+        let more = count - owner.len() - missing.len();
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        return Err(format!("shards missing: {}{more}", missing.join(", ")));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -277,9 +277,10 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
-    /// This shard's cases of `cases`.
-    pub fn of<I: Iterator<Item = Case>>(self, cases: I) -> impl Iterator<Item = Case> {
-        cases.enumerate().filter(move |(k, _)| k % self.count == self.index - 1).map(|(_, c)| c)
+    /// This shard's items of `items` (cases, or case indices): the k-th when
+    /// k mod count = index − 1.
+    pub fn of<T, I: Iterator<Item = T>>(self, items: I) -> impl Iterator<Item = T> {
+        items.enumerate().filter(move |(k, _)| k % self.count == self.index - 1).map(|(_, c)| c)
     }
 
     /// How many of `total` cases this shard has.
@@ -467,9 +468,6 @@ pub fn merge(parts: Vec<(String, ShardReport)>) -> Result<ShardReport, String> {
         return Err("crosslane merge: no reports given".into());
     };
     let (seed, sizes, count) = (first.seed, first.sizes, first.count);
-    // Owners by shard, for the shards the reports list (never `count` slots:
-    // a forged count must not allocate).
-    let mut owner: BTreeMap<usize, &str> = BTreeMap::new();
     for (name, p) in &parts {
         if (p.seed, p.sizes, p.count) != (seed, sizes, count) {
             return Err(format!(
@@ -477,19 +475,8 @@ pub fn merge(parts: Vec<(String, ShardReport)>) -> Result<ShardReport, String> {
                 p.seed, p.sizes, p.count
             ));
         }
-        for &i in &p.shards {
-            if let Some(other) = owner.insert(i, name) {
-                return Err(format!("shard {i}/{count} is in both {other} and {name}"));
-            }
-        }
     }
-    if owner.len() != count {
-        let missing: Vec<String> =
-            (1..=count).filter(|i| !owner.contains_key(i)).take(10).map(|i| format!("{i}/{count}")).collect();
-        let more = count - owner.len() - missing.len();
-        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-        return Err(format!("shards missing: {}{more}", missing.join(", ")));
-    }
+    crate::tools::every_shard_once(parts.iter().map(|(name, p)| (name.as_str(), p.shards.as_slice())), count)?;
     let mut sums: BTreeMap<(usize, Family), (usize, usize, Duration)> = BTreeMap::new();
     let mut report = Report::default();
     for (_, p) in parts {
