@@ -5,7 +5,7 @@
              `timescale 1ns / 1ps
 
 
-module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_o,accepted_o,rule_o,rd_valid_o,rd_partition_o,rd_row_o,rd_data_i,wr_valid_o,wr_partition_o,wr_row_o,wr_data_o,wr_strb_o);
+module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_o,accepted_o,rule_o,rd_valid_o,rd_ready_i,rd_partition_o,rd_row_o,rd_data_i,wr_valid_o,wr_partition_o,wr_row_o,wr_data_o,wr_strb_o);
     
     // Module arguments
     input wire  clk_i;
@@ -18,6 +18,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     output reg  accepted_o;
     output reg  [3:0] rule_o;
     output reg  [15:0] rd_valid_o;
+    input wire  rd_ready_i;
     output reg  [6:0] rd_partition_o;
     output reg  [14:0] rd_row_o;
     input wire  [8191:0] rd_data_i;
@@ -386,6 +387,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     reg  fold_last;
     reg  final_elem;
     reg  rd;
+    reg  taken;
     reg  [7:0] left;
     reg  [511:0] conv;
     reg  [511:0] product;
@@ -983,30 +985,32 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         end
         else if (state_q == s_run) begin
             rd = 1'b1;
-            first_pending_d = 1'b0;
-            if (partitions) begin
-                if (chan_last) begin
-                    channel_d = zero8;
-                    src_walk_step_i = 1'b1;
-                    if (overlap_q) begin
-                        state_d = s_wait;
-                        count_d = zero8;
+            if (rd_ready_i) begin
+                first_pending_d = 1'b0;
+                if (partitions) begin
+                    if (chan_last) begin
+                        channel_d = zero8;
+                        src_walk_step_i = 1'b1;
+                        if (overlap_q) begin
+                            state_d = s_wait;
+                            count_d = zero8;
+                        end
+                    end
+                    else begin
+                        channel_d = channel_q + sixteen8;
                     end
                 end
-                else begin
-                    channel_d = channel_q + sixteen8;
+                else if (src_walk_last_o) begin
+                    channel_d = channel_q + one8;
+                    src_walk_load_i = 1'b1;
                 end
-            end
-            else if (src_walk_last_o) begin
-                channel_d = channel_q + one8;
-                src_walk_load_i = 1'b1;
-            end
-            else begin
-                src_walk_step_i = 1'b1;
-            end
-            if (final_elem) begin
-                state_d = s_drain;
-                count_d = zero8;
+                else begin
+                    src_walk_step_i = 1'b1;
+                end
+                if (final_elem) begin
+                    state_d = s_drain;
+                    count_d = zero8;
+                end
             end
         end
         else if (state_q == s_wait) begin
@@ -1044,7 +1048,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
             end
         end
         rd_row_o = src_walk_offset_o[(32'h6)+:(15)];
-        m1_d = {7'b0, rd} | ({7'b0, fold_first} << 32'h1) | ({7'b0, fold_last} << 32'h2) | ({3'b0, chunk[(32'h0)+:(5)]} << 32'h3);
+        taken = rd & rd_ready_i;
+        m1_d = {7'b0, taken} | ({7'b0, fold_first} << 32'h1) | ({7'b0, fold_last} << 32'h2) | ({3'b0, chunk[(32'h0)+:(5)]} << 32'h3);
         if (~rst_ni) begin
             m1_d = zero8;
         end

@@ -8,14 +8,15 @@
 //       tb/crosslane_engine_harness_icarus.sv
 //   vvp -n h.vvp < requests          # +vcd=<file> dumps the run's waves
 // A W line carries at most 64 bytes here (the Rust driver cuts writes so).
-// Exit 0 at the end of input; a malformed line stops the run with a message
-// on stderr and no answer.
+// At the end of input `end ok` (or `end fail <why>`) as the Verilator harness; a
+// malformed line stops the run with a message on stderr and no answer.
 `timescale 1ns / 1ps
 module crosslane_engine_harness_icarus;
     reg clk_i = 1'b0;
     reg rst_ni = 1'b0;
     reg [21:0] pb_i = 22'd0;
     reg inst_valid_i = 1'b0;
+    reg rd_ready_i = 1'b1;
     reg [511:0] inst_i = 512'd0;
     reg [16*512-1:0] rd_data_i = '0;
     wire [16-1:0] rd_valid_o;
@@ -30,7 +31,7 @@ module crosslane_engine_harness_icarus;
         .clk_i(clk_i), .rst_ni(rst_ni), .pb_i(pb_i),
         .inst_valid_i(inst_valid_i), .inst_i(inst_i), .inst_ready_o(inst_ready_o),
         .done_o(done_o), .accepted_o(accepted_o), .rule_o(rule_o),
-        .rd_valid_o(rd_valid_o), .rd_partition_o(rd_partition_o), .rd_row_o(rd_row_o), .rd_data_i(rd_data_i),
+        .rd_valid_o(rd_valid_o), .rd_ready_i(rd_ready_i), .rd_partition_o(rd_partition_o), .rd_row_o(rd_row_o), .rd_data_i(rd_data_i),
         .wr_valid_o(wr_valid_o), .wr_partition_o(wr_partition_o), .wr_row_o(wr_row_o),
         .wr_data_o(wr_data_o), .wr_strb_o(wr_strb_o)
     );
@@ -47,6 +48,23 @@ module crosslane_engine_harness_icarus;
     longint clocks = 0;
     bit executing = 1'b0;
     string fault = "";
+    // Reads taken since the instruction was: a write before the first is never the instruction's.
+    longint reads_taken = 0;
+    // The read port's stalls: percent of clocks, and the xorshift32 state
+    // (the Verilator harness's, seeded afresh each case).
+    int stall = 0;
+    reg [31:0] rng = 32'd1;
+    localparam [31:0] STALL_SEED = 32'h2545f491;
+    // The clocks the engine may keep inst_ready_o low before an instruction.
+    localparam int READY_CLOCKS = 100;
+
+    function automatic bit read_ready;
+        if (stall == 0) return 1'b1;
+        rng = rng ^ (rng << 13);
+        rng = rng ^ (rng >> 17);
+        rng = rng ^ (rng << 5);
+        return rng % 100 >= stall;
+    endfunction
 
     task automatic touch(input int index);
         if (n_touched < TOUCH_MAX) touched[n_touched] = index;
@@ -63,15 +81,18 @@ module crosslane_engine_harness_icarus;
         reg [511:0] wdata, row;
         reg [63:0] strb;
         int b;
+        rd_ready_i = read_ready();
         #1;
-        rd = rd_valid_o; wr = wr_valid_o;
+        rd = rd_ready_i ? rd_valid_o : '0; wr = wr_valid_o;
+        if (rd != 0) reads_taken = reads_taken + 1;
         rp = rd_partition_o; rr = rd_row_o; wp = wr_partition_o; wrow = wr_row_o;
         wdata = wr_data_o; strb = wr_strb_o;
         clk_i = 1'b1;
         #1;
         clocks = clocks + 1;
         // A read returns the row as it was before this edge's write.
-        rows = '0;
+        // Lanes not read this clock: junk.
+        rows = {(16 * 64){8'ha5}};
         for (b = 0; b < 16; b = b + 1)
             if (rd[b]) begin
                 if (rp + b < 128 && rr * 64 < pb) begin
@@ -82,6 +103,7 @@ module crosslane_engine_harness_icarus;
                 end
             end
         if (wr && !executing) fault = "a write between instructions";
+        if (wr && executing && reads_taken == 0) fault = "a write before the instruction's first read";
         if (wr) begin
             if (wp < 128 && wrow * 64 < pb) begin
                 reg [511:0] old;
@@ -126,8 +148,9 @@ module crosslane_engine_harness_icarus;
         if (fd == 0) malformed("cannot open /dev/stdin");
         while ($fscanf(fd, " %s", kind) == 1) begin
             if (kind == "C") begin
-                got = $fscanf(fd, "%s %d", id, size);
-                if (got != 2 || size == 0 || size > (1 << 21)) malformed("a C line");
+                got = $fscanf(fd, "%s %d %d", id, size, stall);
+                if (got != 3 || size == 0 || size > (1 << 21) || stall < 0 || stall > 100) malformed("a C line");
+                rng = STALL_SEED;
                 if (size != pb) begin
                     pb = size;
                     rows_per = (pb + 63) / 64;
@@ -161,15 +184,18 @@ module crosslane_engine_harness_icarus;
                 if (got != 2 || hexs.len() != 128) malformed("an I line");
                 v = 512'd0;
                 got = $sscanf(hexs, "%h", v);
-                while (!inst_ready_o) tick;
+                // Wait for ready (a while), present the instruction for one taking edge.
+                for (i = 0; i < READY_CLOCKS && !inst_ready_o; i = i + 1) tick;
+                if (!inst_ready_o) fault = $sformatf("inst_ready_o low for %0d clocks", READY_CLOCKS);
                 pb_i = pb[21:0];
                 for (b = 0; b < 64; b = b + 1) inst_i[8*b +: 8] = v[8 * (63 - b) +: 8];
-                inst_valid_i = 1'b1;
+                inst_valid_i = fault == "";
                 executing = 1'b1;
+                reads_taken = 0;
                 tick;
                 inst_valid_i = 1'b0;
                 start = clocks;
-                waiting = 1'b1;
+                waiting = fault == "";
                 while (waiting) begin
                     #1;
                     if (done_o) begin
@@ -188,10 +214,14 @@ module crosslane_engine_harness_icarus;
                 if (fault != "") answer = {" fail ", fault};
                 else if (accepted_o) answer = $sformatf(" ok %0d", cycles);
                 else answer = $sformatf(" reject %0d %0d", rule_o, cycles);
-                // The done clock: nothing may be written in it or after.
-                tick;
-                #1;
-                if (wr_valid_o && fault == "") answer = " fail a write after done_o";
+                if (fault != "") begin
+                    // The engine broke the protocol: reset, so the next case starts clean.
+                    rst_ni = 1'b0;
+                    repeat (4) tick;
+                    rst_ni = 1'b1;
+                    tick;
+                end
+                // Else the engine stays in the done clock: the next instruction is taken in it.
             end else if (kind == "R") begin
                 got = $fscanf(fd, "%d %d %d", p, off, len);
                 if (got != 3 || p < 0 || p >= 128 || off < 0 || len < 0 || off + len > pb) malformed("an R line");
@@ -209,6 +239,16 @@ module crosslane_engine_harness_icarus;
                 malformed(kind);
             end
         end
+        // After the last done_o: nothing may be written.
+        repeat (32) begin
+            tick;
+            #1;
+            if (wr_valid_o) begin
+                $display("end fail a write after the last instruction's done_o");
+                $finish;
+            end
+        end
+        $display("end ok");
         $finish;
     end
 endmodule

@@ -90,7 +90,7 @@ pub fn bench_case(pattern: &Pattern, kind: (ReduceOp, Dtype, Dtype)) -> InstrCas
         .map(|p| (p, first, (first..end).map(|b| (b * 7 + p * 13) as u8 & 0x3f).collect()))
         .collect();
     let out = if pattern.axis == 0 { out_dtype.size() } else { elements as usize * out_dtype.size() };
-    InstrCase { partition_bytes: PB, writes, inst, reads: vec![(127, DST, out)] }
+    InstrCase { partition_bytes: PB, writes, inst, reads: vec![(127, DST, out)], read_stall: 0 }
 }
 
 /// One row of the table.

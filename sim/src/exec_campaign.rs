@@ -185,7 +185,9 @@ pub fn case(seed: u64, index: u64) -> InstrCase {
     writes.push((dp, j, junk));
     // Read the dst's whole partition and one active src partition.
     let reads = vec![(dp, 0, pb), (p0, 0, pb)];
-    InstrCase { partition_bytes: pb, writes, inst: raw, reads }
+    // Three cases in seven with the read port stalling (D62).
+    let read_stall = pick(&mut rng, &[0, 0, 0, 0, 10, 25, 50]);
+    InstrCase { partition_bytes: pb, writes, inst: raw, reads, read_stall }
 }
 
 /// Make one field invalid, each rule of §3 in turn.
@@ -274,6 +276,12 @@ pub fn check(engine: &mut dyn InstrRunner, case: &InstrCase) -> Result<Verdict, 
             InstrOutcome::rule_name(*w)
         )),
     })
+}
+
+/// How to replay a case: `crosslane exec` with its stall, on its line ([`exec_line`]).
+pub fn replay(engine: &str, case: &InstrCase) -> String {
+    let stall = if case.read_stall > 0 { format!(" --read-stall {}", case.read_stall) } else { String::new() };
+    format!("crosslane exec --engine {engine}{stall} <<< '{}'", exec_line(case))
 }
 
 /// A case as an `exec` input line, to replay it.

@@ -64,6 +64,10 @@ enum Command {
         /// simulator): the engines' answers carry `cycles`.
         #[arg(long, default_value = "golden")]
         engine: String,
+        /// The RTL engines' read port stalls in this percent of clocks (0 to 100; D62):
+        /// the same answers, more `cycles`.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+        read_stall: u8,
     },
     /// Build an instruction from named fields (JSON, or stdin when absent); prints 128 hex digits.
     Encode {
@@ -324,7 +328,7 @@ fn verify_exec(
     json: Option<&std::path::Path>,
 ) -> Result<bool, String> {
     use crosslane_sim::engines::instr;
-    use crosslane_sim::exec_campaign::{case, check, exec_line, EngineTally, ExecReport, Verdict};
+    use crosslane_sim::exec_campaign::{case, check, replay, EngineTally, ExecReport, Verdict};
     let shard = verify::Shard::parse(shard).map_err(|e| format!("crosslane verify: {e}"))?;
     if let Some(path) = json {
         crosslane_sim::tools::check_writable(path).map_err(|e| format!("crosslane verify: --json: {e}"))?;
@@ -348,7 +352,7 @@ fn verify_exec(
                 Verdict::Mismatch(why) => {
                     t.mismatches += 1;
                     if t.mismatches <= 5 {
-                        println!("MISMATCH {name} case {i} (seed {seed}): {why}\n  replay: {}", exec_line(&c));
+                        println!("MISMATCH {name} case {i} (seed {seed}): {why}\n  replay: {}", replay(name, &c));
                     }
                     if t.mismatches == 1 {
                         let vcd = vcd_dir.join(format!("exec-seed{seed}-case{i}.vcd"));
@@ -363,6 +367,11 @@ fn verify_exec(
                     }
                 }
             }
+        }
+        // Back to back, the last instruction's stray writes show only after it.
+        if let Err(e) = engine.finish() {
+            println!("MISMATCH {name} after the last case: {e}");
+            t.mismatches += 1;
         }
         let of = if shard == verify::Shard::WHOLE { String::new() } else { format!(", shard {shard}") };
         println!(
@@ -422,11 +431,15 @@ fn cases(seed: u64, count: u64, max_work: Option<u64>) -> Result<bool, String> {
 
 /// Answer each line as it comes, flushed: an answer is out before the next
 /// line is read, so no answer waits on (or is lost to) a later line.
-fn exec(engine: &str) -> Result<(), String> {
-    use crosslane_sim::engines::instr::InstrRunner;
+fn exec(engine: &str, read_stall: u8) -> Result<(), String> {
+    use crosslane_sim::engines::instr::{self, InstrRunner, WithStall};
     let mut rtl = match engine {
+        "golden" if read_stall > 0 => return Err("crosslane exec: --read-stall is for the RTL engines".into()),
         "golden" => None,
-        name => Some(crosslane_sim::engines::instr::open(name).map_err(|e| format!("crosslane exec: {e}"))?),
+        name => {
+            let inner = instr::open(name).map_err(|e| format!("crosslane exec: {e}"))?;
+            Some(Box::new(WithStall { inner, stall: read_stall }) as Box<dyn InstrRunner>)
+        }
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for (i, line) in crosslane_sim::cli::read_lines(std::io::stdin().lock()).enumerate() {
@@ -443,6 +456,9 @@ fn exec(engine: &str) -> Result<(), String> {
         if !written("exec", wrote.and_then(|_| out.flush()))? {
             break;
         }
+    }
+    if let Some(engine) = rtl.as_mut() {
+        engine.finish().map_err(|e| format!("crosslane exec: {e}"))?;
     }
     Ok(())
 }
@@ -778,6 +794,7 @@ fn bench_exec(engine: &str, docs: Option<&std::path::Path>) -> Result<bool, Stri
     };
     let mut runner = crosslane_sim::engines::instr::open(engine).map_err(fail)?;
     let rows = exec_bench::run(runner.as_mut()).map_err(fail)?;
+    runner.finish().map_err(fail)?;
     let table = exec_bench::markdown(&rows);
     print!("{table}");
     let clocks: u64 = rows.iter().map(|r| r.cycles).sum();
@@ -1088,7 +1105,7 @@ fn main() -> ExitCode {
         Command::Generate { out, check } => generate(&out, check),
         Command::Decode { hex, partition_bytes } => decode(&hex, partition_bytes),
         Command::Testbench { sim, vectors, workdir, config } => testbench(&sim, &vectors, &workdir, &config),
-        Command::Exec { engine } => exec(&engine).map(|_| true),
+        Command::Exec { engine, read_stall } => exec(&engine, read_stall).map(|_| true),
         Command::Cases { seed, count, max_work } => cases(seed, count, max_work),
         Command::Encode { json } => encode(json).map(|_| true),
         Command::Cost { ops, dir } => cost(&ops, &dir).map(|_| true),

@@ -8,18 +8,23 @@
 //   verilator --cc --exe --build --top-module {{ module }} <the engine's rtl files> \
 //       crosslane_engine_harness.cpp
 // Input, one request a line:
-//   C <id> <partition_bytes>        a case: the SBUF zeroed at this size
+//   C <id> <partition_bytes> <stall> a case: the SBUF zeroed at this size; the read
+//                                   port stalls (rd_ready_i low) in <stall> % of its
+//                                   clocks, drawn by xorshift32 seeded afresh each case
 //   W <partition> <offset> <hex>    bytes written before the instruction
 //   I <128 hex digits> <clocks>     the instruction, run to done_o (a fail after <clocks>)
 //   R <partition> <offset> <len>    a region read after it
 //   E                               the end of the case: its answer is printed
 // Output, a line a case: `<id> ok <cycles> <hex> <hex> ...` (accepted; cycles from
 // the clock the instruction was taken to done_o), `<id> reject <rule> <cycles>`, or
-// `<id> fail <why>` (no done_o in time, a write in done_o's clock or after it or between instructions,
-// an access outside the SBUF).
-// The engine is reset once, at the start; instructions follow back to back
-// (the next one is on inst_i the clock done_o is high). Exit 0 at the end of input,
-// 2 on a malformed line.
+// `<id> fail <why>` (no done_o in time, a write in done_o's clock, between instructions or
+// before the instruction's first read, an access outside the SBUF, a lane read it did not ask for).
+// A read is taken in a clock rd_ready_i is high; lanes not read this clock return junk.
+// The engine is reset at the start and after a fail; instructions follow back to back: the next
+// one is on inst_i in the clock done_o is high, no idle clock between (so a write of the
+// last instruction after its done_o is one before the next's first read). At the end of
+// input, `end ok` after 32 clocks without a write, else `end fail <why>`; exit 0 (ok),
+// 2 on a malformed line, 3 on a write after the last instruction's done_o.
 #include "V{{ module }}.h"
 #include "verilated.h"
 #include <cstdint>
@@ -65,12 +70,31 @@ static bool rd_pending = false;
 static std::string fault;
 // Between taking an instruction and its done_o: the only time a write may come.
 static bool executing = false;
+// Reads taken since the instruction was: a write before the first is never the instruction's.
+static uint64_t reads_taken = 0;
+// The read port's stalls: percent of clocks, and the xorshift32 state.
+static unsigned stall = 0;
+static uint32_t rng = 1;
+static const uint32_t STALL_SEED = 0x2545f491u;
+static const uint8_t JUNK = 0xa5;
+// The clocks the engine may keep inst_ready_o low before an instruction.
+static const int READY_CLOCKS = 100;
+
+static bool read_ready() {
+    if (stall == 0) return true;
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng % 100 >= stall;
+}
 
 // One clock: the inputs are set, the rising edge, then the SBUF's edge.
 static void tick() {
+    m->rd_ready_i = read_ready();
     m->clk_i = 0;
     m->eval();
-    uint32_t rd = m->rd_valid_o;
+    uint32_t rd = m->rd_ready_i ? (uint32_t)m->rd_valid_o : 0;
+    if (rd) ++reads_taken;
     bool wr = m->wr_valid_o;
     size_t rp = m->rd_partition_o, rr = m->rd_row_o, wp = m->wr_partition_o, wrow = m->wr_row_o;
     uint8_t wdata[64];
@@ -84,12 +108,13 @@ static void tick() {
     ++clocks;
     // A read returns the row as it was before this edge's write.
     for (int j = 0; j < {{ lanes }}; ++j) {
-        memset(rd_row[j], 0, 64);
+        memset(rd_row[j], JUNK, 64);
         if (!(rd >> j & 1)) continue;
         if (rp + j < 128 && rr * 64 < pb) memcpy(rd_row[j], &sbuf[(rp + j) * pitch + rr * 64], 64);
         else fault = "a read outside the SBUF";
     }
     if (wr && !executing) fault = "a write between instructions";
+    if (wr && executing && reads_taken == 0) fault = "a write before the instruction's first read";
     if (wr) {
         if (wp < 128 && wrow * 64 < pb) {
             for (int b = 0; b < 64; ++b)
@@ -129,7 +154,8 @@ int main(int argc, char** argv) {
         if (kind == 'C') {
             char idbuf[256];
             size_t size;
-            if (sscanf(line, "C %255s %zu", idbuf, &size) != 2 || size == 0 || size > (1u << 21)) {
+            if (sscanf(line, "C %255s %zu %u", idbuf, &size, &stall) != 3 || size == 0 || size > (1u << 21) ||
+                stall > 100) {
                 fprintf(stderr, "malformed: %s\n", line);
                 return 2;
             }
@@ -142,6 +168,7 @@ int main(int argc, char** argv) {
                 for (uint32_t t : rows_touched) memset(&sbuf[(t >> 16) * pitch + (t & 0xffff) * 64], 0, 64);
             }
             rows_touched.clear();
+            rng = STALL_SEED;
             answer.clear();
             fault.clear();
         } else if (kind == 'W') {
@@ -161,20 +188,22 @@ int main(int argc, char** argv) {
                 fprintf(stderr, "malformed: %.140s\n", line);
                 return 2;
             }
-            // Wait for ready, present the instruction for one taking edge.
-            while (!m->inst_ready_o) tick();
+            // Wait for ready (a while), present the instruction for one taking edge.
+            for (int i = 0; i < READY_CLOCKS && !m->inst_ready_o; ++i) tick();
+            if (!m->inst_ready_o) fault = "inst_ready_o low for " + std::to_string(READY_CLOCKS) + " clocks";
             m->pb_i = (uint32_t)pb;
             for (int i = 0; i < 16; ++i) {
                 uint32_t w = 0;
                 for (int b = 0; b < 4; ++b) w |= (uint32_t)inst[4 * i + b] << (8 * b);
                 m->inst_i[i] = w;
             }
-            m->inst_valid_i = 1;
+            m->inst_valid_i = fault.empty();
             executing = true;
+            reads_taken = 0;
             tick();
             m->inst_valid_i = 0;
             uint64_t start = clocks;
-            while (true) {
+            while (fault.empty()) {
                 m->clk_i = 0;
                 m->eval();
                 if (m->done_o) break;
@@ -192,9 +221,14 @@ int main(int argc, char** argv) {
             if (!fault.empty()) answer = " fail " + fault;
             else if (m->accepted_o) snprintf(head, sizeof head, " ok %llu", (unsigned long long)cycles), answer = head;
             else snprintf(head, sizeof head, " reject %u %llu", (unsigned)m->rule_o, (unsigned long long)cycles), answer = head;
-            // The done clock: nothing may be written in it or after.
-            tick();
-            if (m->wr_valid_o && fault.empty()) answer = " fail a write after done_o";
+            if (!fault.empty()) {
+                // The engine broke the protocol: reset, so the next case starts clean.
+                m->rst_ni = 0;
+                for (int i = 0; i < 4; ++i) tick();
+                m->rst_ni = 1;
+                tick();
+            }
+            // Else the engine stays in the done clock: the next instruction is taken in it.
         } else if (kind == 'R') {
             size_t p, off, len;
             if (sscanf(line, "R %zu %zu %zu", &p, &off, &len) != 3 || p >= 128 || off + len > pb) {
@@ -219,6 +253,15 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
+    // After the last done_o: nothing may be written.
+    for (int i = 0; i < 32; ++i) {
+        tick();
+        if (m->wr_valid_o) {
+            printf("end fail a write after the last instruction's done_o\n");
+            return 3;
+        }
+    }
+    printf("end ok\n");
     delete m;
     return 0;
 }

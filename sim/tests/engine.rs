@@ -9,7 +9,7 @@
 mod common;
 
 use crosslane_sim::emit::{GeneratedFile, ENGINE_RTL};
-use crosslane_sim::engines::instr::{sources, InstrEngine, InstrOutcome, InstrRunner};
+use crosslane_sim::engines::instr::{sources, InstrCase, InstrEngine, InstrOutcome, InstrRunner};
 use crosslane_sim::engines::rtl::Simulator;
 use crosslane_sim::exec_campaign::{case, check, golden, Verdict};
 use serde_json::Value;
@@ -140,54 +140,65 @@ fn planted(files: &[GeneratedFile], from: &str, to: &str) -> Vec<GeneratedFile> 
         .collect()
 }
 
+/// The campaign's cases of seed `seed` that read at most `max_work`
+/// elements: the small ones, quick under Icarus.
+fn small_cases(seed: u64, max_work: u64) -> impl Iterator<Item = (u64, InstrCase)> {
+    (0..).map(move |i| (i, case(seed, i))).filter(move |(_, c)| {
+        c.inst.src.elements().saturating_mul(c.inst.num_active_channels.max(1) as u64) <= max_work
+    })
+}
+
+/// Bugs planted in the emitted engine, each of which the campaign must
+/// catch: (what, the RTL's text, the text put in its place).
+const PLANTED: [(&str, &str, &str); 7] = [
+    ("a negative stride read as positive", "localparam  sign_ext = 24'hff0000;", "localparam  sign_ext = 24'h000000;"),
+    (
+        "dimension 0's bound one short",
+        "end_0 = (idx_0_q + adv16) == tensor_i[(32'h60)+:(16)];",
+        "end_0 = (idx_0_q + adv16) == (tensor_i[(32'h60)+:(16)] - 16'h1);",
+    ),
+    ("a short beat's odd lane dropped", "sum_o = da_2_q;", "sum_o = 32'h0;"),
+    ("reduce_op checked before opcode", "        if (rule_4) begin\n            rule_o = code_5;\n        end\n", ""),
+    (
+        "a rejected instruction run (and written)",
+        "rule_d = check_rule_o;\n                    state_d = s_idle;",
+        "rule_d = check_rule_o;\n                    state_d = s_run;",
+    ),
+    ("a stalled read taken as if served", "taken = rd & rd_ready_i;", "taken = rd;"),
+    ("done_o before the last write", "localparam  depth_done = 8'h13;", "localparam  depth_done = 8'h0c;"),
+];
+
 #[test]
 fn planted_bugs_are_caught_by_the_campaign() {
-    if !have_verilator() {
+    if !have_icarus() {
         return;
     }
-    let files = sources(Simulator::Verilator).expect("the checked-in engine");
-    let bugs: [(&str, &str, &str); 5] = [
-        (
-            "a negative stride read as positive",
-            "localparam  sign_ext = 24'hff0000;",
-            "localparam  sign_ext = 24'h000000;",
-        ),
-        (
-            "dimension 0's bound one short",
-            "end_0 = (idx_0_q + adv16) == tensor_i[(32'h60)+:(16)];",
-            "end_0 = (idx_0_q + adv16) == (tensor_i[(32'h60)+:(16)] - 16'h1);",
-        ),
-        ("a short beat's odd lane dropped", "sum_o = da_2_q;", "sum_o = 32'h0;"),
-        (
-            "reduce_op checked before opcode",
-            "        if (rule_4) begin\n            rule_o = code_5;\n        end\n",
-            "",
-        ),
-        (
-            "a rejected instruction run (and written)",
-            "rule_d = check_rule_o;\n                    state_d = s_idle;",
-            "rule_d = check_rule_o;\n                    state_d = s_run;",
-        ),
-    ];
-    for (what, from, to) in bugs {
+    // Under Icarus (a build takes a fraction of a second, 16 s under
+    // Verilator), on the campaign's small cases, back to back, some stalled.
+    let files = sources(Simulator::Icarus).expect("the checked-in engine");
+    for (what, from, to) in PLANTED {
+        let start = std::time::Instant::now();
         let mut engine =
-            InstrEngine::on(Simulator::Verilator, &planted(&files, from, to)).expect("the planted engine builds");
+            InstrEngine::on(Simulator::Icarus, &planted(&files, from, to)).expect("the planted engine builds");
         let mut caught = None;
-        for i in 0..600 {
-            let c = case(5, i);
+        for (i, c) in small_cases(5, 200).take(60) {
             match check(&mut engine, &c) {
                 Ok(Verdict::Match { .. }) => {}
                 Ok(Verdict::Mismatch(why)) => {
-                    caught = Some(why);
+                    caught = Some(format!("case {i}: {why}"));
                     break;
                 }
                 Err(e) => {
-                    caught = Some(e);
+                    caught = Some(format!("case {i}: {e}"));
                     break;
                 }
             }
         }
-        assert!(caught.is_some(), "planted bug not caught in 600 cases: {what}");
+        if caught.is_none() {
+            caught = engine.finish().err();
+        }
+        eprintln!("{what}: {caught:?} in {:.1} s", start.elapsed().as_secs_f64());
+        assert!(caught.is_some(), "planted bug not caught in 60 small cases: {what}");
     }
 }
 
@@ -210,13 +221,14 @@ fn a_failing_instruction_leaves_a_vcd() {
     if !have_icarus() {
         return;
     }
-    // The bug of a short beat's odd lane dropped: find a case it fails (on
-    // Verilator, quickly), then trace that case under Icarus.
-    let files = sources(Simulator::Verilator).expect("the checked-in engine");
+    // The bug of a short beat's odd lane dropped: find a case it fails,
+    // then trace that case alone.
+    let files = sources(Simulator::Icarus).expect("the checked-in engine");
     let bug = planted(&files, "sum_o = da_2_q;", "sum_o = 32'h0;");
-    let mut engine = InstrEngine::on(Simulator::Verilator, &bug).expect("the planted engine builds");
-    let failing = (0..600)
-        .map(|i| case(5, i))
+    let mut engine = InstrEngine::on(Simulator::Icarus, &bug).expect("the planted engine builds");
+    let failing = small_cases(5, 200)
+        .take(60)
+        .map(|(_, c)| c)
         .find(|c| matches!(check(&mut engine, c), Ok(Verdict::Mismatch(_))))
         .expect("the planted bug fails a case");
     let dir = std::env::temp_dir().join(format!("crosslane-engine-vcd-{}", std::process::id()));
@@ -238,17 +250,20 @@ fn a_failing_instruction_leaves_a_vcd() {
 
 #[test]
 fn a_hung_engine_is_a_failure_not_a_wait() {
-    if !have_verilator() {
+    if !have_icarus() {
         return;
     }
-    // The FSM never leaves RUN: the harness gives up after the case's limit.
-    let files = sources(Simulator::Verilator).expect("the checked-in engine");
+    // The FSM never leaves RUN: the harness gives up after the case's limit,
+    // resets the engine and answers the next case (a fail again).
+    let files = sources(Simulator::Icarus).expect("the checked-in engine");
     let hung = planted(&files, "state_d = s_drain;", "state_d = s_run;");
-    let mut engine = InstrEngine::on(Simulator::Verilator, &hung).expect("builds");
-    let c = (0..).map(|i| case(3, i)).find(|c| c.inst.validate(c.partition_bytes).is_ok()).unwrap();
-    match engine.run(&c).expect("the harness answers") {
-        InstrOutcome::Fail(why) => assert!(why.contains("no done_o"), "{why}"),
-        other => panic!("expected a failure, got {other:?}"),
+    let mut engine = InstrEngine::on(Simulator::Icarus, &hung).expect("builds");
+    let mut valid = small_cases(3, 8).map(|(_, c)| c).filter(|c| c.inst.validate(c.partition_bytes).is_ok());
+    for c in [valid.next().unwrap(), valid.next().unwrap()] {
+        match engine.run(&c).expect("the harness answers") {
+            InstrOutcome::Fail(why) => assert!(why.contains("no done_o"), "{why}"),
+            other => panic!("expected a failure, got {other:?}"),
+        }
     }
 }
 
@@ -342,7 +357,6 @@ fn chunks_that_spill_into_a_short_last_beat_are_written_before_done() {
         return;
     }
     use crosslane_golden::instruction::{RawInstruction, Tensor4d};
-    use crosslane_sim::engines::instr::InstrCase;
     // fp32 ADD of n elements from byte 8 of a row: chunks of 14, 16, 16, ...
     // (the row's end cuts the first), so most n leave a last chunk that
     // spills past lane 15 of its beat.
@@ -366,7 +380,13 @@ fn chunks_that_spill_into_a_short_last_beat_are_written_before_done() {
         };
         let values: Vec<u8> =
             (0..n as u32 + 2).flat_map(|i| (1.0f32 + i as f32 * 0.001 - (i % 3) as f32 * 1e4).to_le_bytes()).collect();
-        let case = InstrCase { partition_bytes: 4096, writes: vec![(0, 0, values)], inst, reads: vec![(1, 0, 4)] };
+        let case = InstrCase {
+            partition_bytes: 4096,
+            writes: vec![(0, 0, values)],
+            inst,
+            reads: vec![(1, 0, 4)],
+            read_stall: 0,
+        };
         // The chunks: 14 (to the row's end), then 16s; does the last one spill?
         let (mut pos, mut left, mut spills) = (0usize, n as usize, false);
         let mut k = left.min(14);
@@ -389,4 +409,50 @@ fn chunks_that_spill_into_a_short_last_beat_are_written_before_done() {
         }
     }
     assert!(spilled > 10, "only {spilled} cases spill");
+}
+
+#[test]
+fn a_write_after_the_last_done_is_caught_when_the_run_ends() {
+    if !have_icarus() {
+        return;
+    }
+    // done_o 7 clocks early, and writes no longer held back once the FSM is
+    // idle: the last instruction's late writes come after its done_o.
+    let files = sources(Simulator::Icarus).expect("the checked-in engine");
+    let early = planted(
+        &planted(&files, "localparam  depth_done = 8'h13;", "localparam  depth_done = 8'h0c;"),
+        "wr_valid_d = res_valid_1_q & (state_q != s_idle);",
+        "wr_valid_d = res_valid_1_q;",
+    );
+    let mut engine = InstrEngine::on(Simulator::Icarus, &early).expect("builds");
+    let c = small_cases(3, 8).map(|(_, c)| c).find(|c| c.inst.validate(c.partition_bytes).is_ok()).unwrap();
+    engine.run(&c).expect("the harness answers");
+    let err = engine.finish().expect_err("a write after the last done_o");
+    assert!(err.contains("a write after the last instruction's done_o"), "{err}");
+    // The checked-in engine ends clean.
+    let mut engine = InstrEngine::on(Simulator::Icarus, &files).expect("builds");
+    assert!(matches!(check(&mut engine, &c), Ok(Verdict::Match { .. })));
+    engine.finish().expect("no write after the last done_o");
+}
+
+#[test]
+fn a_stalling_read_port_changes_the_clocks_never_the_answers() {
+    if !have_verilator() {
+        return;
+    }
+    let mut engine = InstrEngine::new(Simulator::Verilator).expect("the engine builds");
+    let mut slower = 0;
+    for (i, c) in (0..60).map(|i| (i, case(13, i))).filter(|(_, c)| c.inst.validate(c.partition_bytes).is_ok()) {
+        let mut clocks = Vec::new();
+        for read_stall in [0, 10, 50, 90] {
+            match check(&mut engine, &InstrCase { read_stall, ..c.clone() }).expect("the harness answers") {
+                Verdict::Match { cycles, .. } => clocks.push(cycles),
+                Verdict::Mismatch(why) => panic!("case {i} with the port stalling {read_stall}%: {why}"),
+            }
+        }
+        assert!(clocks.windows(2).all(|w| w[0] <= w[1]), "case {i}: clocks {clocks:?}");
+        slower += usize::from(clocks[3] > clocks[0]);
+    }
+    assert!(slower > 20, "only {slower} cases took longer with the port stalling");
+    engine.finish().expect("no write after the last done_o");
 }

@@ -109,6 +109,10 @@ impl ReduceAxis {
 
 /// Partitions of the SBUF.
 pub const PARTITIONS: usize = 128;
+
+/// The largest partition the byte-offset field (21 bits) can address.
+pub const MAX_PARTITION_BYTES: usize = 1 << 21;
+
 /// The SBUF partition size when a case does not name one.
 pub const DEFAULT_PARTITION_BYTES: usize = 65536;
 

@@ -84,10 +84,13 @@ pub struct Engine {
     /// On a reject, the first failing rule (instruction.md §3), 1 to 13.
     pub rule_o: Signal<Out, Bits<4>>,
     /// A read of one partition's 64-byte row; the row comes back on
-    /// `rd_data_i` READ_LATENCY clocks later. No stall.
+    /// `rd_data_i` READ_LATENCY clocks after the clock it is taken in.
     /// Bit j: a read of partition `rd_partition_o` + j (axis Partitions
     /// reads up to 16 partitions a clock, axis All only partition + 0).
     pub rd_valid_o: Signal<Out, Bits<16>>,
+    /// The SBUF takes this clock's read (every lane of it); low: a stall,
+    /// the same read stays on the port (D62).
+    pub rd_ready_i: Signal<In, Bit>,
     pub rd_partition_o: Signal<Out, Bits<7>>,
     pub rd_row_o: Signal<Out, Bits<15>>,
     /// Lane j's row in bits 512j+511..512j.
@@ -153,6 +156,8 @@ pub struct Engine {
     final_elem: Signal<Local, Bit>,
     /// A read this clock (of the lanes in `chunk`).
     rd: Signal<Local, Bit>,
+    /// The read taken by the SBUF (no stall): the walk moves on.
+    taken: Signal<Local, Bit>,
     /// Axis Partitions: the active partitions from `channel` on.
     left: Signal<Local, Bits<8>>,
     ones16: Constant<Bits<16>>,
@@ -224,6 +229,7 @@ impl Default for Engine {
             accepted_o: Default::default(),
             rule_o: Default::default(),
             rd_valid_o: Default::default(),
+            rd_ready_i: Default::default(),
             rd_partition_o: Default::default(),
             rd_row_o: Default::default(),
             rd_data_i: Default::default(),
@@ -281,6 +287,7 @@ impl Default for Engine {
             fold_last: Default::default(),
             final_elem: Default::default(),
             rd: Default::default(),
+            taken: Default::default(),
             left: Default::default(),
             ones16: k(0xffff),
             zero16: k(0),
@@ -462,27 +469,30 @@ impl Logic for Engine {
             }
         } else if self.state.q.val() == self.s_run.val() {
             self.rd.next = true;
-            self.first_pending.d.next = false;
-            if self.partitions.val() {
-                if self.chan_last.val() {
-                    self.channel.d.next = self.zero8.val();
-                    self.src_walk.step_i.next = true;
-                    if self.overlap.q.val() {
-                        self.state.d.next = self.s_wait.val();
-                        self.count.d.next = self.zero8.val();
+            // A stall holds the read, the walk and the counts where they are.
+            if self.rd_ready_i.val() {
+                self.first_pending.d.next = false;
+                if self.partitions.val() {
+                    if self.chan_last.val() {
+                        self.channel.d.next = self.zero8.val();
+                        self.src_walk.step_i.next = true;
+                        if self.overlap.q.val() {
+                            self.state.d.next = self.s_wait.val();
+                            self.count.d.next = self.zero8.val();
+                        }
+                    } else {
+                        self.channel.d.next = self.channel.q.val() + self.sixteen8.val();
                     }
+                } else if self.src_walk.last_o.val() {
+                    self.channel.d.next = self.channel.q.val() + self.one8.val();
+                    self.src_walk.load_i.next = true;
                 } else {
-                    self.channel.d.next = self.channel.q.val() + self.sixteen8.val();
+                    self.src_walk.step_i.next = true;
                 }
-            } else if self.src_walk.last_o.val() {
-                self.channel.d.next = self.channel.q.val() + self.one8.val();
-                self.src_walk.load_i.next = true;
-            } else {
-                self.src_walk.step_i.next = true;
-            }
-            if self.final_elem.val() {
-                self.state.d.next = self.s_drain.val();
-                self.count.d.next = self.zero8.val();
+                if self.final_elem.val() {
+                    self.state.d.next = self.s_drain.val();
+                    self.count.d.next = self.zero8.val();
+                }
             }
         } else if self.state.q.val() == self.s_wait.val() {
             self.count.d.next = self.count.q.val() + self.one8.val();
@@ -520,7 +530,8 @@ impl Logic for Engine {
         self.rd_row_o.next = self.src_walk.offset_o.val().get_bits::<15>(6);
         // Clock t+1: the row comes; the chunk's elements are picked out of
         // it, element j of 2^lg bytes into lane j.
-        self.m1.d.next = bit_cast::<8, 1>(self.rd.val().into())
+        self.taken.next = self.rd.val() & self.rd_ready_i.val();
+        self.m1.d.next = bit_cast::<8, 1>(self.taken.val().into())
             | (bit_cast::<8, 1>(self.fold_first.val().into()) << 1)
             | (bit_cast::<8, 1>(self.fold_last.val().into()) << 2)
             | (bit_cast::<8, 5>(self.chunk.val().get_bits::<5>(0)) << 3);

@@ -10,8 +10,7 @@ use crosslane_golden::instruction::{
 use serde_json::{Map, Value};
 use std::io::Write;
 
-/// The largest partition the byte-offset field (21 bits) can address.
-pub const MAX_PARTITION_BYTES: usize = 1 << 21;
+pub use crosslane_golden::instruction::MAX_PARTITION_BYTES;
 
 /// The one limit on an SBUF partition's size, for exec and decode alike.
 pub fn check_partition_bytes(partition_bytes: usize) -> Result<(), String> {
@@ -120,6 +119,7 @@ pub fn parse_case(obj: &Map<String, Value>) -> Result<InstrCase, String> {
         writes: parsed_writes,
         inst,
         reads: parsed_reads.into_iter().map(|(p, o, len, _)| (p, o, len)).collect(),
+        read_stall: 0,
     })
 }
 

@@ -4,7 +4,9 @@
 //! written in Rust. Slow (rust-hdl's simulator): for the spec's examples and
 //! a sample of the campaign, the large campaigns run on Verilator.
 
-use super::instr::{clock_limit, InstrCase, InstrOutcome, InstrRunner};
+use super::instr::{
+    clock_limit, read_ready, InstrCase, InstrOutcome, InstrRunner, AFTER_LAST, JUNK, READY_CLOCKS, STALL_SEED,
+};
 use crosslane_hdl::engine::fill::LANES;
 use crosslane_hdl::engine::Engine;
 use crosslane_hdl::with_unit_stack;
@@ -26,6 +28,11 @@ pub struct HdlInstrEngine {
     fault: Option<String>,
     /// Between taking an instruction and its done_o: the only time a write may come.
     executing: bool,
+    /// Reads taken since the instruction was: a write before the first is never the instruction's.
+    reads_taken: u64,
+    /// The read port's stalls: percent of clocks and the xorshift32 state (the RTL harnesses').
+    stall: u8,
+    rng: u32,
 }
 
 fn to_bits<const N: usize>(bytes: &[u8]) -> Bits<N> {
@@ -47,16 +54,31 @@ impl HdlInstrEngine {
             e.connect_all();
             e
         });
-        let mut engine =
-            HdlInstrEngine { uut, pb: 0, pitch: 0, sbuf: Vec::new(), clocks: 0, fault: None, executing: false };
-        engine.uut.rst_ni.next = false;
+        let mut engine = HdlInstrEngine {
+            uut,
+            pb: 0,
+            pitch: 0,
+            sbuf: Vec::new(),
+            clocks: 0,
+            fault: None,
+            executing: false,
+            reads_taken: 0,
+            stall: 0,
+            rng: STALL_SEED,
+        };
         engine.uut.inst_valid_i.next = false;
-        for _ in 0..4 {
-            engine.tick()?;
-        }
-        engine.uut.rst_ni.next = true;
-        engine.tick()?;
+        engine.reset()?;
         Ok(engine)
+    }
+
+    /// Reset: four clocks low, one high.
+    fn reset(&mut self) -> Result<(), String> {
+        self.uut.rst_ni.next = false;
+        for _ in 0..4 {
+            self.tick()?;
+        }
+        self.uut.rst_ni.next = true;
+        self.tick()
     }
 
     fn settle(&mut self) -> Result<(), String> {
@@ -81,10 +103,14 @@ impl HdlInstrEngine {
     /// then the SBUF's edge (a read returns the row as it was before this
     /// edge's write).
     fn tick(&mut self) -> Result<(), String> {
+        let ready = read_ready(self.stall, &mut self.rng);
+        self.uut.rd_ready_i.next = ready;
         self.uut.clk_i.next = Clock { clk: false };
         self.settle()?;
         let u = &self.uut;
-        let rd = (u.rd_valid_o.val().to_u64(), u.rd_partition_o.val().index(), u.rd_row_o.val().index());
+        let lanes = if ready { u.rd_valid_o.val().to_u64() } else { 0 };
+        self.reads_taken += u64::from(lanes != 0);
+        let rd = (lanes, u.rd_partition_o.val().index(), u.rd_row_o.val().index());
         let wr = u.wr_valid_o.val().then(|| {
             (
                 u.wr_partition_o.val().index(),
@@ -96,8 +122,8 @@ impl HdlInstrEngine {
         self.uut.clk_i.next = Clock { clk: true };
         self.settle()?;
         self.clocks += 1;
-        // Lane j's row: partition p + j.
-        let mut rows = [0u8; ROW * LANES];
+        // Lane j's row: partition p + j; lanes not read, junk.
+        let mut rows = [JUNK; ROW * LANES];
         let (lanes, p, r) = rd;
         for j in (0..LANES).filter(|j| lanes >> j & 1 == 1) {
             if p + j < 128 && r * ROW < self.pb {
@@ -110,6 +136,8 @@ impl HdlInstrEngine {
         if let Some((p, r, data, strb)) = wr {
             if !self.executing {
                 self.fault.get_or_insert_with(|| "a write between instructions".into());
+            } else if self.reads_taken == 0 {
+                self.fault.get_or_insert_with(|| "a write before the instruction's first read".into());
             }
             if p < 128 && r * ROW < self.pb {
                 for (b, byte) in data.iter().enumerate().filter(|(b, _)| strb >> b & 1 == 1) {
@@ -133,6 +161,8 @@ impl HdlInstrEngine {
         }
         self.pb = case.partition_bytes;
         self.pitch = self.pb.div_ceil(ROW) * ROW;
+        self.stall = case.read_stall.min(100);
+        self.rng = STALL_SEED;
         self.sbuf.clear();
         self.sbuf.resize(128 * self.pitch, 0);
         self.fault = None;
@@ -143,18 +173,25 @@ impl HdlInstrEngine {
             let at = p * self.pitch + o;
             self.sbuf[at..at + bytes.len()].copy_from_slice(bytes);
         }
-        while !self.uut.inst_ready_o.val() {
+        for _ in 0..READY_CLOCKS {
+            if self.uut.inst_ready_o.val() {
+                break;
+            }
             self.tick()?;
+        }
+        if !self.uut.inst_ready_o.val() {
+            self.fault = Some(format!("inst_ready_o low for {READY_CLOCKS} clocks"));
         }
         self.uut.pb_i.next = (self.pb as u64).into();
         self.uut.inst_i.next = to_bits(&case.inst.encode());
-        self.uut.inst_valid_i.next = true;
+        self.uut.inst_valid_i.next = self.fault.is_none();
         self.executing = true;
+        self.reads_taken = 0;
         self.tick()?;
         self.uut.inst_valid_i.next = false;
         let start = self.clocks;
         let limit = clock_limit(&case.inst);
-        loop {
+        while self.fault.is_none() {
             self.uut.clk_i.next = Clock { clk: false };
             self.settle()?;
             if self.uut.done_o.val() {
@@ -173,11 +210,11 @@ impl HdlInstrEngine {
         }
         self.executing = false;
         let (accepted, rule) = (self.uut.accepted_o.val(), self.uut.rule_o.val().to_u64() as u8);
-        // The done clock: nothing may be written in it or after.
-        self.tick()?;
-        if self.fault.is_none() && self.uut.wr_valid_o.val() {
-            self.fault = Some("a write after done_o".into());
+        if self.fault.is_some() {
+            // The engine broke the protocol: reset, so the next case starts clean.
+            self.reset()?;
         }
+        // Else the engine stays in the done clock: the next instruction is taken in it.
         if let Some(why) = self.fault.take() {
             return Ok(InstrOutcome::Fail(why));
         }
@@ -202,5 +239,15 @@ impl InstrRunner for HdlInstrEngine {
 
     fn name(&self) -> &'static str {
         "hdl"
+    }
+
+    fn finish(&mut self) -> Result<(), String> {
+        for _ in 0..AFTER_LAST {
+            self.tick()?;
+            if self.uut.wr_valid_o.val() {
+                return Err("hdl: a write after the last instruction's done_o".into());
+            }
+        }
+        Ok(())
     }
 }

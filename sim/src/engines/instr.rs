@@ -20,7 +20,37 @@ pub struct InstrCase {
     pub inst: RawInstruction,
     /// (partition, offset, length) read after it.
     pub reads: Vec<(usize, usize, usize)>,
+    /// How the harness serves the read port: it stalls (rd_ready_i low) in
+    /// this percent of clocks, drawn by [`read_ready`] (0: never; D62).
+    /// The results may not depend on it, only the clocks.
+    pub read_stall: u8,
 }
+
+/// The read port's stall draw of every harness, one a clock: xorshift32
+/// from [`STALL_SEED`] at each case, ready unless the draw mod 100 falls
+/// below `stall`. (The C++ and SystemVerilog harnesses have it too.)
+pub fn read_ready(stall: u8, rng: &mut u32) -> bool {
+    if stall == 0 {
+        return true;
+    }
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 17;
+    *rng ^= *rng << 5;
+    *rng % 100 >= u32::from(stall)
+}
+
+/// The stall draw's state at the start of a case.
+pub const STALL_SEED: u32 = 0x2545_f491;
+
+/// What a harness returns on the lanes of `rd_data_i` not read in the clock before.
+pub const JUNK: u8 = 0xa5;
+
+/// Clocks a harness waits for `inst_ready_o` before an instruction (the
+/// C++ and SystemVerilog harnesses have it too).
+pub const READY_CLOCKS: usize = 100;
+
+/// Clocks a harness watches after the last instruction's `done_o` for a stray write.
+pub const AFTER_LAST: usize = 32;
 
 /// What the engine did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +80,31 @@ pub trait InstrRunner {
     fn run(&mut self, case: &InstrCase) -> Result<InstrOutcome, String>;
     /// The engine's name (`hdl`, `verilator`, `icarus`).
     fn name(&self) -> &'static str;
+    /// After the last case: the engine watched for a stray write (instructions
+    /// run back to back, so a write after a `done_o` shows as one before the
+    /// next instruction's first read; after the last one, here).
+    fn finish(&mut self) -> Result<(), String>;
+}
+
+/// A runner whose every case stalls the read port `stall` percent of its
+/// clocks (`exec --read-stall`): the answers the same, the clocks more.
+pub struct WithStall {
+    pub inner: Box<dyn InstrRunner>,
+    pub stall: u8,
+}
+
+impl InstrRunner for WithStall {
+    fn run(&mut self, case: &InstrCase) -> Result<InstrOutcome, String> {
+        self.inner.run(&InstrCase { read_stall: self.stall, ..case.clone() })
+    }
+
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn finish(&mut self) -> Result<(), String> {
+        self.inner.finish()
+    }
 }
 
 /// The instruction engines by name: `hdl`, `verilator`, `icarus`.
@@ -189,6 +244,22 @@ impl InstrRunner for InstrEngine {
         }
         parse_answer(line.trim_end_matches('\n'), id, case.reads.len())
     }
+
+    fn finish(&mut self) -> Result<(), String> {
+        let name = self.sim.name();
+        // End of input: the harness watches the clocks after the last done_o, then exits.
+        self.input = None;
+        let mut rest = String::new();
+        let read = std::io::Read::read_to_string(&mut self.output, &mut rest);
+        let status = self.child.wait().map_err(|e| format!("the engine's harness ({name}): {e}"))?;
+        read.map_err(|e| format!("the engine's harness ({name}): {e}"))?;
+        // Its last line says; vvp's own "VCD info" lines may come before it.
+        match rest.lines().rev().find(|l| l.starts_with("end ")) {
+            Some("end ok") if status.success() => Ok(()),
+            Some(end) => Err(format!("the engine's harness ({name}): {}", end.trim_start_matches("end "))),
+            None => Err(format!("the engine's harness ({name}) ended without its end line ({status})")),
+        }
+    }
 }
 
 impl Drop for InstrEngine {
@@ -202,7 +273,7 @@ impl Drop for InstrEngine {
 /// `generated/tb/crosslane_engine_harness.cpp`); writes cut into lines of at
 /// most 64 bytes, which both harnesses take.
 fn requests(id: u64, case: &InstrCase) -> String {
-    let mut text = format!("C {id} {}\n", case.partition_bytes);
+    let mut text = format!("C {id} {} {}\n", case.partition_bytes, case.read_stall.min(100));
     for (p, o, bytes) in &case.writes {
         for (i, chunk) in bytes.chunks(WRITE_LINE_BYTES).enumerate() {
             text.push_str(&format!("W {p} {} {}\n", o + i * WRITE_LINE_BYTES, hex(chunk)));
@@ -216,6 +287,10 @@ fn requests(id: u64, case: &InstrCase) -> String {
     text
 }
 
+/// The clocks a harness waits for an invalid instruction's reject (the
+/// engine's check takes a few).
+pub const REJECT_CLOCKS: u64 = 100;
+
 /// The most bytes a `W` line carries (the Icarus harness reads one into a 512-bit number).
 const WRITE_LINE_BYTES: usize = 64;
 
@@ -225,7 +300,7 @@ const WRITE_LINE_BYTES: usize = 64;
 pub fn trace(files: &[GeneratedFile], case: &InstrCase, vcd: &Path) -> Result<InstrOutcome, String> {
     let icarus: Vec<GeneratedFile> = files
         .iter()
-        .filter(|f| f.path.as_path() != Path::new(ENGINE_HARNESS))
+        .filter(|f| ![ENGINE_HARNESS, ENGINE_HARNESS_ICARUS].iter().any(|h| f.path.as_path() == Path::new(h)))
         .cloned()
         .chain(sources(Simulator::Icarus)?.into_iter().filter(|f| f.path.as_path() == Path::new(ENGINE_HARNESS_ICARUS)))
         .collect();
@@ -239,8 +314,12 @@ pub fn trace(files: &[GeneratedFile], case: &InstrCase, vcd: &Path) -> Result<In
 }
 
 /// The clocks an instruction may take before the harness calls it hung:
-/// every element read with a column's wait after it, and room to spare.
+/// every element read with a column's wait after it, and room to spare; an
+/// invalid instruction's reject comes within [`REJECT_CLOCKS`].
 pub fn clock_limit(inst: &RawInstruction) -> u64 {
+    if inst.validate(crosslane_golden::instruction::MAX_PARTITION_BYTES).is_err() {
+        return REJECT_CLOCKS;
+    }
     let work = inst.src.elements().saturating_mul(inst.num_active_channels.max(1) as u64);
     work.saturating_mul(2 + crosslane_hdl::engine::DEPTH as u64).saturating_add(1000).min(1 << 40)
 }
