@@ -92,6 +92,8 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     reg  [21:0] check_pb_i;
     wire  [3:0] check_rule_o;
     wire  check_overlap_o;
+    reg  [159:0] src_tensor_d;
+    wire  [159:0] src_tensor_q;
     reg  src_walk_clk_i;
     reg  src_walk_load_i;
     reg  src_walk_step_i;
@@ -395,6 +397,9 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     reg  [511:0] value6;
     reg  [63:0] vbool;
     reg  wide;
+    reg  [31:0] n01;
+    reg  merge;
+    reg  [159:0] merged;
     reg  [15:0] row_left;
     reg  [15:0] chunk;
     reg  [31:0] beat_value;
@@ -460,6 +465,11 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         .pb_i(check_pb_i),
         .rule_o(check_rule_o),
         .overlap_o(check_overlap_o)
+    );
+    crosslane_engine__src_tensor src_tensor(
+        .d(src_tensor_d),
+        .q(src_tensor_q),
+        .clock(clk_i)
     );
     crosslane_engine__dst_walk src_walk(
         .clk_i(src_walk_clk_i),
@@ -883,6 +893,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     always @(*) begin
         inst_d = inst_q;
         pb_d = pb_q;
+        src_tensor_d = src_tensor_q;
         state_d = state_q;
         count_d = count_q;
         channel_d = channel_q;
@@ -914,7 +925,15 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         check_inst_i = inst_q;
         check_pb_i = pb_q;
         src_walk_clk_i = clk_i;
-        src_walk_tensor_i = inst_q[(32'h60)+:(160)];
+        wide = ~partitions & (inst_q[(32'h80)+:(16)] == one16);
+        n01 = inst_q[(32'hc0)+:(16)] * inst_q[(32'hd0)+:(16)];
+        merge = wide & (inst_q[(32'h90)+:(16)] == inst_q[(32'hc0)+:(16)]) & (n01[(32'h10)+:(16)] == zero16);
+        merged = inst_q[(32'h60)+:(160)];
+        if (merge) begin
+            merged = {128'b0, inst_q[(32'h60)+:(32)]} | ({144'b0, one16} << 32'h20) | ({144'b0, inst_q[(32'ha0)+:(16)]} << 32'h30) | ({144'b0, inst_q[(32'hb0)+:(16)]} << 32'h40) | ({144'b0, n01[(32'h0)+:(16)]} << 32'h60) | ({144'b0, inst_q[(32'he0)+:(16)]} << 32'h70) | ({144'b0, inst_q[(32'hf0)+:(16)]} << 32'h80) | ({144'b0, one16} << 32'h90);
+        end
+        src_tensor_d = merged;
+        src_walk_tensor_i = src_tensor_q;
         src_walk_lg_i = in_lg;
         dst_walk_clk_i = clk_i;
         dst_walk_tensor_i = inst_q[(32'h160)+:(160)];
@@ -923,7 +942,6 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         src_walk_step_i = 1'b0;
         dst_walk_load_i = 1'b0;
         dst_walk_adv_i = one16[(32'h0)+:(5)];
-        wide = ~partitions & (inst_q[(32'h80)+:(16)] == one16);
         row_left = (row_bytes - {10'b0, src_walk_offset_o[(32'h0)+:(6)]}) >> {14'b0, in_lg};
         chunk = lanes16;
         if (row_left < chunk) begin
@@ -7005,6 +7023,24 @@ module crosslane_engine__rule(d,q,clock);
     end
           
 endmodule // crosslane_engine__rule
+
+module crosslane_engine__src_tensor(d,q,clock);
+    
+    // Module arguments
+    input wire  [159:0] d;
+    output reg  [159:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 160'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // crosslane_engine__src_tensor
 
 module crosslane_engine__unit(clk_i,rst_ni,in_valid_i,op_i,vec_i,vbool_i,out_valid_o,result_o,mask_o);
     

@@ -113,6 +113,9 @@ pub struct Engine {
     accepted: DFF<Bit>,
     rule: DFF<Bits<4>>,
     check: InstCheck,
+    /// The src pattern the walk takes: dimensions 0 and 1 merged into one
+    /// run when they are contiguous (D63), registered during the check.
+    src_tensor: DFF<Bits<160>>,
     src_walk: Walk4d,
     dst_walk: Walk4d,
     // The datapath.
@@ -170,6 +173,12 @@ pub struct Engine {
     vbool: Signal<Local, Bits<64>>,
     /// Dimension 0 has a unit stride and the axis is All: chunks of a row.
     wide: Signal<Local, Bit>,
+    /// num_elem[0] × num_elem[1] of the src.
+    n01: Signal<Local, Bits<32>>,
+    /// Dimension 1 continues dimension 0's run (step_elem[1] = num_elem[0])
+    /// and the two fit one 16-bit count.
+    merge: Signal<Local, Bit>,
+    merged: Signal<Local, Bits<160>>,
     row_left: Signal<Local, Bits<16>>,
     chunk: Signal<Local, Bits<16>>,
     beat_value: Signal<Local, Bits<32>>,
@@ -249,6 +258,7 @@ impl Default for Engine {
             accepted: Default::default(),
             rule: Default::default(),
             check: Default::default(),
+            src_tensor: Default::default(),
             src_walk: Default::default(),
             dst_walk: Default::default(),
             m1: Default::default(),
@@ -298,6 +308,9 @@ impl Default for Engine {
             value6: Default::default(),
             vbool: Default::default(),
             wide: Default::default(),
+            n01: Default::default(),
+            merge: Default::default(),
+            merged: Default::default(),
             row_left: Default::default(),
             chunk: Default::default(),
             beat_value: Default::default(),
@@ -351,6 +364,7 @@ impl Logic for Engine {
             clk_i,
             inst,
             pb,
+            src_tensor,
             state,
             count,
             channel,
@@ -396,7 +410,28 @@ impl Logic for Engine {
         self.check.inst_i.next = self.inst.q.val();
         self.check.pb_i.next = self.pb.q.val();
         self.src_walk.clk_i.next = self.clk_i.val();
-        self.src_walk.tensor_i.next = self.inst.q.val().get_bits::<160>(96);
+        // Axis All over a unit-stride dimension 0 that dimension 1 continues
+        // (step_elem[1] = num_elem[0]): one run of n0·n1 elements, the
+        // dimensions above moved down one (D63). The same elements in the
+        // same order; only the chunks grow past n0.
+        self.wide.next = !self.partitions.val() & (self.inst.q.val().get_bits::<16>(128) == self.one16.val());
+        self.n01.next = self.inst.q.val().get_bits::<16>(192) * self.inst.q.val().get_bits::<16>(208);
+        self.merge.next = self.wide.val()
+            & (self.inst.q.val().get_bits::<16>(144) == self.inst.q.val().get_bits::<16>(192))
+            & (self.n01.val().get_bits::<16>(16) == self.zero16.val());
+        self.merged.next = self.inst.q.val().get_bits::<160>(96);
+        if self.merge.val() {
+            self.merged.next = bit_cast::<160, 32>(self.inst.q.val().get_bits::<32>(96))
+                | (bit_cast::<160, 16>(self.one16.val()) << 32)
+                | (bit_cast::<160, 16>(self.inst.q.val().get_bits::<16>(160)) << 48)
+                | (bit_cast::<160, 16>(self.inst.q.val().get_bits::<16>(176)) << 64)
+                | (bit_cast::<160, 16>(self.n01.val().get_bits::<16>(0)) << 96)
+                | (bit_cast::<160, 16>(self.inst.q.val().get_bits::<16>(224)) << 112)
+                | (bit_cast::<160, 16>(self.inst.q.val().get_bits::<16>(240)) << 128)
+                | (bit_cast::<160, 16>(self.one16.val()) << 144);
+        }
+        self.src_tensor.d.next = self.merged.val();
+        self.src_walk.tensor_i.next = self.src_tensor.q.val();
         self.src_walk.lg_i.next = self.in_lg.val();
         self.dst_walk.clk_i.next = self.clk_i.val();
         self.dst_walk.tensor_i.next = self.inst.q.val().get_bits::<160>(352);
@@ -407,7 +442,6 @@ impl Logic for Engine {
         self.dst_walk.adv_i.next = self.one16.val().get_bits::<5>(0);
         // The chunk: up to 16 elements of dimension 0's run in the current
         // row when its stride is 1 and the axis All (D60), else 1 element.
-        self.wide.next = !self.partitions.val() & (self.inst.q.val().get_bits::<16>(128) == self.one16.val());
         self.row_left.next = (self.row_bytes.val() - bit_cast::<16, 6>(self.src_walk.offset_o.val().get_bits::<6>(0)))
             >> bit_cast::<16, 2>(self.in_lg.val());
         self.chunk.next = self.lanes16.val();
