@@ -4,6 +4,7 @@ synthesis itself runs in ./dev test: flows/fpga.py --budget)."""
 import json
 import pathlib
 import re
+import subprocess
 import sys
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import fpga  # noqa: E402
+from conftest import need_tool  # noqa: E402
 
 BUDGET = pathlib.Path(__file__).resolve().parent / "fpga-budget.json"
 
@@ -170,3 +172,33 @@ def test_an_fp_unit_is_synthesized_in_its_own_harness():
     assert ".bits_i(sh[63:0]), .dtype_i(sh[67:64]), .f32_o(o_f32_o)" in harness, harness
     with pytest.raises(RuntimeError, match="no fp unit 'f32_add:9'"):
         fpga.design("fp:f32_add:9", fpga.RTL_DIR)
+
+
+def test_the_engine_harness_shifts_every_output_out(tmp_path):
+    # The engine writes its element 8 times across wr_data_o: an XOR fold of
+    # the outputs cancels the copies and synthesis removes what drives them
+    # (the first engine figures, 2,331 LUT4, were that). A toy with the same
+    # shape: y_o is a_i 8 times. Folded, nothing of a_i reaches dout;
+    # shifted out, all of it does.
+    need_tool("yosys")
+    toy = tmp_path / "toy.v"
+    toy.write_text(
+        "module toy(clk_i, a_i, y_o);\n    input wire  clk_i;\n    input wire  [7:0] a_i;\n"
+        "    output wire  [63:0] y_o;\n    assign y_o = {8{a_i}};\nendmodule\n"
+    )
+    flip_flops = {}
+    for shift_out in (False, True):
+        harness = tmp_path / f"harness{int(shift_out)}.v"
+        harness.write_text(fpga.fp_harness(toy, "toy", shift_out=shift_out))
+        run = subprocess.run(
+            ["yosys", "-q", "-p", f"read_verilog {toy}; read_verilog -DDUT=toy {harness}; "
+             "synth -flatten -top crosslane_fpga_harness; tee -o /dev/stdout stat"],
+            capture_output=True, text=True,
+        )
+        assert run.returncode == 0, run.stderr
+        cells = re.findall(r"^\s+\$_S?DFF\w*\s+(\d+)\s*$", run.stdout, re.M)
+        flip_flops[shift_out] = sum(map(int, cells))
+    # Folded: only dout's 8 flip-flops stay (the shift register feeding a_i is removed).
+    assert flip_flops[False] <= 8, flip_flops
+    # Shifted out: a_i's 8 + the 64-bit output register stay.
+    assert flip_flops[True] >= 64 + 8, flip_flops
