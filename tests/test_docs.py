@@ -8,6 +8,7 @@ commands, FuseSoC, cocotb).
     pytest tests        (after `cargo build --release`, with the Python package installed)
 """
 
+import json
 import re
 import subprocess
 import sys
@@ -44,6 +45,20 @@ def ids(found):
 
 
 SH, PY = blocks("sh"), blocks("python")
+
+
+def test_the_readme_builds_a_binary_the_workspace_has():
+    # Shown, not run: the build would compile the binary again with features
+    # resolved for crosslane-sim alone (a minute of CI); cargo test built it.
+    readme = (ROOT / "README.md").read_text()
+    m = re.search(r"^cargo build --release -p (\S+) --bin (\S+)$", readme, re.M)
+    assert m, "the README has no `cargo build --release -p PACKAGE --bin NAME` line"
+    meta = subprocess.run(["cargo", "metadata", "--no-deps", "--format-version", "1"], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    bins = {(p["name"], t["name"]) for p in json.loads(meta.stdout)["packages"]
+            for t in p["targets"] if "bin" in t["kind"]}
+    assert (m.group(1), m.group(2)) in bins, f"{m.group(0)}: no such package and binary in {sorted(bins)}"
+    assert f"target/release/{m.group(2)} --help" in readme
 
 
 def test_the_docs_have_runnable_examples():

@@ -82,6 +82,17 @@ fn every_unit_is_golden_at_every_latency_on_a_sample() {
     }
 }
 
+/// The latencies a planted bug is checked at: each a Verilator build of its
+/// own, so `./dev test` takes the shallowest and the deepest and `./dev
+/// prove` (CROSSLANE_EVERY_LATENCY=1) every one.
+fn planted_latencies(unit: &FpUnit) -> Vec<usize> {
+    let all = unit.latencies.to_vec();
+    if std::env::var_os("CROSSLANE_EVERY_LATENCY").is_some() || all.len() <= 2 {
+        return all;
+    }
+    vec![all[0], all[all.len() - 1]]
+}
+
 #[test]
 fn a_rounding_bug_is_caught_with_a_counterexample() {
     if !have_verilator() {
@@ -89,8 +100,8 @@ fn a_rounding_bug_is_caught_with_a_counterexample() {
     }
     let (file, from, to) = ADD_HALF_UP;
     let files = plant(add(), file, from, to);
-    for latency in add().latencies {
-        let c = fp::check(add(), *latency, 20_000, 7, Some(files.clone())).unwrap();
+    for latency in planted_latencies(add()) {
+        let c = fp::check(add(), latency, 20_000, 7, Some(files.clone())).unwrap();
         assert!(!c.passed() && c.mismatches > 0, "{}", c.line());
         let m = c.first.as_ref().expect("a counterexample");
         assert_ne!(m.got, m.want);
@@ -104,14 +115,14 @@ fn a_rounding_bug_is_caught_with_a_counterexample() {
 }
 
 #[test]
-fn a_multiplier_rounding_half_up_is_caught_at_every_latency() {
+fn a_multiplier_rounding_half_up_is_caught() {
     if !have_verilator() {
         return;
     }
     // F32Mul rounds with the adder's last stage (crosslane_f32_add_round).
     let (file, from, to) = ADD_HALF_UP;
     let files = plant(mul(), file, from, to);
-    for &latency in mul().latencies {
+    for latency in planted_latencies(mul()) {
         let c = fp::check(mul(), latency, 20_000, 7, Some(files.clone())).unwrap();
         assert!(c.mismatches > 0, "{}", c.line());
         let m = c.first.as_ref().expect("a counterexample");
