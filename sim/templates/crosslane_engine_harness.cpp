@@ -23,7 +23,7 @@
 // The engine is reset at the start and after a fail; instructions follow back to back: the next
 // one is on inst_i in the clock done_o is high, no idle clock between (so a write of the
 // last instruction after its done_o is one before the next's first read). At the end of
-// input, `end ok` after 32 clocks without a write, else `end fail <why>`; exit 0 (ok),
+// input, `end ok` after {{ after_last }} clocks without a write, else `end fail <why>`; exit 0 (ok),
 // 2 on a malformed line, 3 on a write after the last instruction's done_o.
 #include "V{{ module }}.h"
 #include "verilated.h"
@@ -75,10 +75,10 @@ static uint64_t reads_taken = 0;
 // The read port's stalls: percent of clocks, and the xorshift32 state.
 static unsigned stall = 0;
 static uint32_t rng = 1;
-static const uint32_t STALL_SEED = 0x2545f491u;
-static const uint8_t JUNK = 0xa5;
+static const uint32_t STALL_SEED = 0x{{ stall_seed }}u;
+static const uint8_t JUNK = 0x{{ junk }};
 // The clocks the engine may keep inst_ready_o low before an instruction.
-static const int READY_CLOCKS = 100;
+static const int READY_CLOCKS = {{ ready_clocks }};
 
 static bool read_ready() {
     if (stall == 0) return true;
@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
         }
     }
     // After the last done_o: nothing may be written.
-    for (int i = 0; i < 32; ++i) {
+    for (int i = 0; i < {{ after_last }}; ++i) {
         tick();
         if (m->wr_valid_o) {
             printf("end fail a write after the last instruction's done_o\n");

@@ -53,9 +53,9 @@ module {{ module }}_harness_icarus;
     // (the Verilator harness's, seeded afresh each case).
     int stall = 0;
     reg [31:0] rng = 32'd1;
-    localparam [31:0] STALL_SEED = 32'h2545f491;
+    localparam [31:0] STALL_SEED = 32'h{{ stall_seed }};
     // The clocks the engine may keep inst_ready_o low before an instruction.
-    localparam int READY_CLOCKS = 100;
+    localparam int READY_CLOCKS = {{ ready_clocks }};
 
     function automatic bit read_ready;
         if (stall == 0) return 1'b1;
@@ -91,7 +91,7 @@ module {{ module }}_harness_icarus;
         clocks = clocks + 1;
         // A read returns the row as it was before this edge's write.
         // Lanes not read this clock: junk.
-        rows = {({{ lanes }} * 64){8'ha5}};
+        rows = {({{ lanes }} * 64){8'h{{ junk }}}};
         for (b = 0; b < {{ lanes }}; b = b + 1)
             if (rd[b]) begin
                 if (rp + b < 128 && rr * 64 < pb) begin
@@ -239,7 +239,7 @@ module {{ module }}_harness_icarus;
             end
         end
         // After the last done_o: nothing may be written.
-        repeat (32) begin
+        repeat ({{ after_last }}) begin
             tick;
             #1;
             if (wr_valid_o) begin

@@ -634,6 +634,21 @@ pub fn engine_waivers() -> GeneratedFile {
     GeneratedFile { path: PathBuf::from(ENGINE_WAIVERS), contents: text }
 }
 
+/// The instruction harnesses' protocol (the C++ and SystemVerilog ones
+/// rendered from these, the Rust one, `engines::hdl_instr`, using them):
+/// the read port's stall draw starts from `STALL_SEED` at each case
+/// (`engines::instr::read_ready`).
+pub const STALL_SEED: u32 = 0x2545_f491;
+
+/// What a harness returns on the lanes of `rd_data_i` not read in the clock before.
+pub const JUNK: u8 = 0xa5;
+
+/// Clocks a harness waits for `inst_ready_o` before an instruction.
+pub const READY_CLOCKS: usize = 100;
+
+/// Clocks a harness watches after the last instruction's `done_o` for a stray write.
+pub const AFTER_LAST: usize = 32;
+
 #[derive(Template)]
 #[template(path = "crosslane_engine_harness.cpp", escape = "none")]
 struct EngineHarnessTemplate {
@@ -641,6 +656,10 @@ struct EngineHarnessTemplate {
     module: &'static str,
     read_latency: usize,
     lanes: usize,
+    stall_seed: String,
+    junk: String,
+    ready_clocks: usize,
+    after_last: usize,
 }
 
 /// The engine's Verilator harness (it holds the SBUF).
@@ -652,6 +671,10 @@ pub fn engine_harness() -> Result<GeneratedFile, askama::Error> {
             module: ENGINE_MODULE,
             read_latency: crosslane_hdl::engine::READ_LATENCY,
             lanes: crosslane_hdl::engine::fill::LANES,
+            stall_seed: format!("{STALL_SEED:08x}"),
+            junk: format!("{JUNK:02x}"),
+            ready_clocks: READY_CLOCKS,
+            after_last: AFTER_LAST,
         }
         .render()?,
     })
@@ -663,6 +686,10 @@ struct EngineHarnessIcarusTemplate {
     header: String,
     module: &'static str,
     lanes: usize,
+    stall_seed: String,
+    junk: String,
+    ready_clocks: usize,
+    after_last: usize,
 }
 
 /// The engine's Icarus harness: the Verilator harness's SBUF and protocol in SystemVerilog.
@@ -673,6 +700,10 @@ pub fn engine_harness_icarus() -> Result<GeneratedFile, askama::Error> {
             header: header_line(),
             module: ENGINE_MODULE,
             lanes: crosslane_hdl::engine::fill::LANES,
+            stall_seed: format!("{STALL_SEED:08x}"),
+            junk: format!("{JUNK:02x}"),
+            ready_clocks: READY_CLOCKS,
+            after_last: AFTER_LAST,
         }
         .render()?,
     })

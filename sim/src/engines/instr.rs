@@ -26,6 +26,8 @@ pub struct InstrCase {
     pub read_stall: u8,
 }
 
+pub use crate::emit::{AFTER_LAST, JUNK, READY_CLOCKS, STALL_SEED};
+
 /// The read port's stall draw of every harness, one a clock: xorshift32
 /// from [`STALL_SEED`] at each case, ready unless the draw mod 100 falls
 /// below `stall`. (The C++ and SystemVerilog harnesses have it too.)
@@ -38,19 +40,6 @@ pub fn read_ready(stall: u8, rng: &mut u32) -> bool {
     *rng ^= *rng << 5;
     *rng % 100 >= u32::from(stall)
 }
-
-/// The stall draw's state at the start of a case.
-pub const STALL_SEED: u32 = 0x2545_f491;
-
-/// What a harness returns on the lanes of `rd_data_i` not read in the clock before.
-pub const JUNK: u8 = 0xa5;
-
-/// Clocks a harness waits for `inst_ready_o` before an instruction (the
-/// C++ and SystemVerilog harnesses have it too).
-pub const READY_CLOCKS: usize = 100;
-
-/// Clocks a harness watches after the last instruction's `done_o` for a stray write.
-pub const AFTER_LAST: usize = 32;
 
 /// What the engine did.
 #[derive(Clone, Debug, PartialEq, Eq)]
