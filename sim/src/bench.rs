@@ -8,7 +8,7 @@
 //! a machine that slows down part way through a suite moves both);
 //! `crosslane bench --suite --check FILE` fails when a ratio falls more than
 //! [`ALLOWED_DROP`] below the one recorded in FILE (`sim/bench-ratios.json`,
-//! written by `--record`) and stays there when its engine is measured again
+//! written by `--record` as the median of [`RECORD_RUNS`] suites) and stays there when its engine is measured again
 //! ([`RETRIES`] times: a regression reproduces, a busy neighbour does not).
 //! A change to the golden model's speed moves every ratio: record them again
 //! then, and say why in the commit.
@@ -22,7 +22,14 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// How far below its recorded ratio a figure may fall before `--check` fails.
-pub const ALLOWED_DROP: f64 = 0.25;
+/// Half: on a quiet machine of this kind the reference alone moved from
+/// 37.2 to 19.9 million cases/s within a minute, and an engine's ratio by a
+/// third (D65); a change that halves a simulator's speed still fails.
+pub const ALLOWED_DROP: f64 = 0.5;
+
+/// How many times `--record` measures the whole suite; the median ratio of
+/// each figure is recorded (D65), never one lucky or unlucky minute.
+pub const RECORD_RUNS: usize = 3;
 
 /// How many times `--check` measures an engine again whose figure fell below
 /// the allowance before it calls that a regression.
@@ -282,14 +289,30 @@ pub fn group(x: f64) -> String {
 }
 
 /// Ratios recorded by `--record`, as JSON text.
-pub fn ratios_json(run: &SuiteRun) -> String {
+pub fn ratios_json(ratios: &BTreeMap<String, f64>) -> String {
     let map: serde_json::Map<String, serde_json::Value> =
-        run.ratios().into_iter().map(|(k, v)| (k, serde_json::json!(v))).collect();
+        ratios.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect();
     let value = serde_json::json!({
-        "_comment": "Each engine's throughput over the golden reference's in the same run (crosslane bench --suite --record). --check fails below 75% of these.",
+        "_comment": "Each engine's throughput over the golden reference's measured beside it, the median of 3 suites (crosslane bench --suite --record). --check fails below 50% of these after measuring a low engine twice more.",
         "ratios": map,
     });
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+}
+
+/// Each figure's run of median ratio over several suites (the lower middle
+/// of an even count), in the first suite's order.
+pub fn median_run(runs: &[SuiteRun]) -> SuiteRun {
+    let mut figures: Vec<Figure> = Vec::new();
+    for f in runs.iter().flat_map(|r| &r.figures) {
+        if figures.iter().any(|g| g.key() == f.key()) {
+            continue;
+        }
+        let mut all: Vec<&Figure> = runs.iter().flat_map(|r| &r.figures).filter(|g| g.key() == f.key()).collect();
+        all.sort_by(|a, b| a.ratio().total_cmp(&b.ratio()));
+        figures.push(all[(all.len() - 1) / 2].clone());
+    }
+    let reference = figures.iter().map(|f| f.reference).fold(0.0, f64::max);
+    SuiteRun { reference, figures }
 }
 
 /// Read a ratios file.
@@ -436,11 +459,11 @@ mod tests {
 
     #[test]
     fn a_drop_beyond_the_allowance_is_a_regression_and_one_within_is_not() {
-        let recorded = parse_ratios(&ratios_json(&run(0.5))).unwrap();
+        let recorded = parse_ratios(&ratios_json(&run(0.5).ratios())).unwrap();
         assert!((recorded["hdl/end to end"] - 0.5).abs() < 1e-12);
         assert!(regressions(&run(0.5), &recorded).is_empty());
-        assert!(regressions(&run(0.38), &recorded).is_empty());
-        let r = regressions(&run(0.37), &recorded);
+        assert!(regressions(&run(0.251), &recorded).is_empty());
+        let r = regressions(&run(0.249), &recorded);
         assert_eq!(r.len(), 1, "{r:?}");
         assert!(r[0].starts_with("hdl/end to end"), "{r:?}");
         // A figure recorded but not measured, or measured but not recorded, fails too.
@@ -452,13 +475,13 @@ mod tests {
 
     #[test]
     fn a_low_figure_measured_again_is_kept_only_when_better() {
-        let recorded = parse_ratios(&ratios_json(&run(0.5))).unwrap();
-        let mut low = run(0.3);
+        let recorded = parse_ratios(&ratios_json(&run(0.5).ratios())).unwrap();
+        let mut low = run(0.2);
         assert_eq!(regressed_engines(&low, &recorded), vec![EngineKind::Hdl]);
-        assert!(regressed_engines(&run(0.4), &recorded).is_empty());
+        assert!(regressed_engines(&run(0.3), &recorded).is_empty());
         // Measured again, worse: the figure held stays; better: it replaces it.
-        low.keep_better(run(0.2).figures);
-        assert!((low.ratios()["hdl/end to end"] - 0.3).abs() < 1e-9);
+        low.keep_better(run(0.1).figures);
+        assert!((low.ratios()["hdl/end to end"] - 0.2).abs() < 1e-9);
         low.keep_better(run(0.45).figures);
         assert!((low.ratios()["hdl/end to end"] - 0.45).abs() < 1e-9);
         assert!(regressions(&low, &recorded).is_empty());
@@ -467,6 +490,17 @@ mod tests {
         slow_machine.figures[0].reference /= 2.0;
         slow_machine.figures[0].secs *= 2.0;
         assert!((slow_machine.ratios()["hdl/end to end"] - 0.45).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_median_of_the_suites_is_recorded_not_a_lucky_one() {
+        let m = median_run(&[run(0.9), run(0.3), run(0.5)]).ratios();
+        assert!((m["hdl/end to end"] - 0.5).abs() < 1e-9, "{m:?}");
+        // An even count: the lower middle.
+        let m = median_run(&[run(0.9), run(0.3)]).ratios();
+        assert!((m["hdl/end to end"] - 0.3).abs() < 1e-9, "{m:?}");
+        let back = parse_ratios(&ratios_json(&m)).unwrap();
+        assert_eq!(back.len(), 1);
     }
 
     #[test]
