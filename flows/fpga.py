@@ -104,7 +104,7 @@ def components(rtl_dir):
     return sorted(
         p
         for p in pathlib.Path(rtl_dir).glob("crosslane_*.v")
-        if not p.name.startswith("crosslane_reduce") and p.name != "crosslane_engine.v"
+        if not p.name.startswith(("crosslane_reduce", "crosslane_engine"))
     )
 
 
@@ -121,8 +121,12 @@ def design(config, rtl_dir):
         module, wrapper = STAGES[op]
         return [*components(rtl_dir), HERE / "stage_fold.v", wrapper], module, None
     if unit == "engine":
-        # The RTL engine (one self-contained file) in a harness of its ports.
-        return [pathlib.Path(rtl_dir) / "crosslane_engine.v"], "crosslane_engine", None
+        # The RTL engine (one self-contained file) in a harness of its ports:
+        # engine (16 lanes) or engine:8 (8 lanes, D66).
+        if op not in ("", "8"):
+            raise RuntimeError(f"no engine of '{op}' lanes (engine or engine:8)")
+        module = "crosslane_engine" if op == "" else "crosslane_engine_lanes8"
+        return [pathlib.Path(rtl_dir) / f"{module}.v"], module, None
     if unit == "fp":
         # fp:f32_add:L, an fp unit at latency L (crosslane_f32_add_l<L>), in a harness of its ports (fp_harness).
         name, _, latency = op.partition(":")
@@ -134,7 +138,7 @@ def design(config, rtl_dir):
     every = unit.removeprefix("every")
     if not every.isdigit() or int(every) not in EVERY:
         raise RuntimeError(
-            f"unknown configuration '{config}' (everyK or everyK:OP, K in {EVERY}, handwritten:OP, stage:NAME, fp:UNIT:LATENCY or engine)"
+            f"unknown configuration '{config}' (everyK or everyK:OP, K in {EVERY}, handwritten:OP, stage:NAME, fp:UNIT:LATENCY, engine or engine:8)"
         )
     module = "crosslane_reduce" if every == "1" else f"crosslane_reduce_every{every}"
     return [pathlib.Path(rtl_dir) / f"{module}.v", *components(rtl_dir)], module, (op_code(op) if op else None)
@@ -206,8 +210,9 @@ def synthesize(config, rtl_dir, work):
     work.mkdir(parents=True, exist_ok=True)
     for rtl in files:
         shutil.copy(rtl, work / rtl.name)
-    if config.startswith("fp:") or config == "engine":
-        harness = fp_harness(pathlib.Path(rtl_dir) / f"{module}.v", module, shift_out=config == "engine")
+    engine = config.partition(":")[0] == "engine"
+    if config.startswith("fp:") or engine:
+        harness = fp_harness(pathlib.Path(rtl_dir) / f"{module}.v", module, shift_out=engine)
         (work / "fpga_harness.v").write_text(harness)
     else:
         shutil.copy(HARNESS, work / "fpga_harness.v")

@@ -202,3 +202,14 @@ def test_the_engine_harness_shifts_every_output_out(tmp_path):
     assert flip_flops[False] <= 8, flip_flops
     # Shifted out: a_i's 8 + the 64-bit output register stay.
     assert flip_flops[True] >= 64 + 8, flip_flops
+
+
+def test_the_engines_are_the_16_and_8_lane_files_and_no_other():
+    for config, module in (("engine", "crosslane_engine"), ("engine:8", "crosslane_engine_lanes8")):
+        files, got, tied = fpga.design(config, fpga.RTL_DIR)
+        assert (got, tied) == (module, None)
+        assert [f.name for f in files] == [f"{module}.v"] and files[0].exists()
+    with pytest.raises(RuntimeError, match="no engine of '4' lanes"):
+        fpga.design("engine:4", fpga.RTL_DIR)
+    # Neither engine is a component of the unit.
+    assert not any(p.name.startswith("crosslane_engine") for p in fpga.components(fpga.RTL_DIR))

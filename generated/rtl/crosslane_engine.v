@@ -31,7 +31,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     // Constant declarations
     localparam  ones16 = 16'hffff;
     localparam  zero16 = 16'h0;
-    localparam  sixteen8 = 8'h10;
+    localparam  max_chunk8 = 8'h10;
     localparam  sizes = 32'h3aa550c;
     localparam  op_max = 9'b100111100;
     localparam  op_or = 9'b101010010;
@@ -39,7 +39,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
     localparam  op_xor = 9'b101011010;
     localparam  one16 = 16'h1;
     localparam  zero64 = 64'h0;
-    localparam  lanes16 = 16'h10;
+    localparam  max_chunk = 16'h10;
     localparam  row_bytes = 16'h40;
     localparam  ones = 64'hffffffffffffffff;
     localparam  zero3 = 3'b0;
@@ -943,7 +943,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         dst_walk_load_i = 1'b0;
         dst_walk_adv_i = one16[(32'h0)+:(5)];
         row_left = (row_bytes - {10'b0, src_walk_offset_o[(32'h0)+:(6)]}) >> {14'b0, in_lg};
-        chunk = lanes16;
+        chunk = max_chunk;
         if (row_left < chunk) begin
             chunk = row_left;
         end
@@ -956,15 +956,15 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
         src_walk_adv_i = chunk[(32'h0)+:(5)];
         left = inst_q[(32'h110)+:(8)] - channel_q;
         if (partitions) begin
-            chunk = lanes16;
-            if (left < sixteen8) begin
+            chunk = max_chunk;
+            if (left < max_chunk8) begin
                 chunk = {8'b0, left};
             end
         end
         done_d = 1'b0;
         chan_last = channel_q == nac_last;
         if (partitions) begin
-            chan_last = left <= sixteen8;
+            chan_last = left <= max_chunk8;
         end
         final_elem = chan_last & src_walk_last_o;
         fold_first = first_pending_q;
@@ -1015,7 +1015,7 @@ module crosslane_engine(clk_i,rst_ni,pb_i,inst_valid_i,inst_i,inst_ready_o,done_
                         end
                     end
                     else begin
-                        channel_d = channel_q + sixteen8;
+                        channel_d = channel_q + max_chunk8;
                     end
                 end
                 else if (src_walk_last_o) begin

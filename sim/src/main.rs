@@ -61,7 +61,8 @@ enum Command {
     Exec {
         /// golden (the reference); hdl (the engine in rust-hdl's simulation),
         /// verilator or icarus (generated/rtl/crosslane_engine.v in that
-        /// simulator): the engines' answers carry `cycles`.
+        /// simulator), verilator-lanes8 or icarus-lanes8 (the engine of 8 lanes,
+        /// crosslane_engine_lanes8.v): the engines' answers carry `cycles`.
         #[arg(long, default_value = "golden")]
         engine: String,
         /// The RTL engines' read port stalls in this percent of clocks (0 to 100; D62):
@@ -238,7 +239,8 @@ enum Command {
         /// on --exec-engine (every case checked against golden).
         #[arg(long, conflicts_with = "suite")]
         exec: bool,
-        /// With --exec: verilator, icarus or hdl (the clocks are the same on each).
+        /// With --exec: verilator, icarus or hdl (the clocks are the same on each),
+        /// or verilator-lanes8, icarus-lanes8 (the engine of 8 lanes).
         #[arg(long, default_value = "verilator", requires = "exec")]
         exec_engine: String,
         /// With --exec: write the table into this page, between its markers.

@@ -5,15 +5,16 @@
 //!
 //! Up to 16 elements a clock from one row when dimension 0 has a unit
 //! stride and the axis is All (D60), a column's partitions 16 a clock with
-//! axis Partitions (D61), one element a clock otherwise (D59).
+//! axis Partitions (D61), one element a clock otherwise (D59); 8 and 8 in
+//! the engine of 8 lanes ([`Engine::new`], D65).
 //! The datapath, clock by clock after a read request in clock t (the SBUF
 //! answers in clock t + [`READ_LATENCY`]):
 //!
 //! | clock | stage |
 //! |---|---|
 //! | t | request: partition p0 + channel (+ j on lane j), the chunk's 64-byte row |
-//! | t+1 | the rows on `rd_data_i`; the chunk's elements picked out into 16 lanes |
-//! | t+2 .. t+6 | 16 × `ToF32` (2), × scale by 16 × `F32Mul` for AVERAGE (2); BITVEC's raw bits wait beside |
+//! | t+1 | the rows on `rd_data_i`; the chunk's elements picked out into 16 (8) lanes |
+//! | t+2 .. t+6 | a `ToF32` a lane (2), × scale by an `F32Mul` a lane for AVERAGE (2); BITVEC's raw bits wait beside |
 //! | t+6 | [`fill::BeatPack`]: into beats of 16 32-bit lanes, golden's beats |
 //! | t+7 .. t+15 | the beat folded: `BeatSum` (ADD, AVERAGE) or the reduce unit (`rmaxnum_n_2xf32_t`, `ror`/`rand`/`rxor` `_t`) |
 //! | t+15 | [`fold::FoldAcc`]: the beats of a fold combined in order |
@@ -124,7 +125,7 @@ pub struct Engine {
     m1_byte: DFF<Bits<6>>,
     m2: DFF<Bits<8>>,
     /// The chunk's elements, one a lane: picked, converted, scaled.
-    lanes: [LaneConv; LANES],
+    lanes: Vec<LaneConv>,
     conv_wait: [DFF<Bits<512>>; 2],
     raw_wait: [DFF<Bits<512>>; 4],
     meta_wait: [DFF<Bits<8>>; 4],
@@ -165,7 +166,8 @@ pub struct Engine {
     left: Signal<Local, Bits<8>>,
     ones16: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
-    sixteen8: Constant<Bits<8>>,
+    /// The lanes, for axis Partitions' channel count.
+    max_chunk8: Constant<Bits<8>>,
     conv: Signal<Local, Bits<512>>,
     product: Signal<Local, Bits<512>>,
     raw: Signal<Local, Bits<512>>,
@@ -193,7 +195,8 @@ pub struct Engine {
     op_xor: Constant<Bits<9>>,
     one16: Constant<Bits<16>>,
     zero64: Constant<Bits<64>>,
-    lanes16: Constant<Bits<16>>,
+    /// The lanes: the largest chunk.
+    max_chunk: Constant<Bits<16>>,
     row_bytes: Constant<Bits<16>>,
     ones: Constant<Bits<64>>,
     zero3: Constant<Bits<3>>,
@@ -225,8 +228,24 @@ fn op_code(family: Family, form: Form) -> Constant<Bits<9>> {
     k(Op::new(family, form, true).code().into())
 }
 
+/// The lanes an engine can have: elements picked, converted and scaled a
+/// clock (the 8-lane engine fits the largest ECP5; D65).
+pub const LANE_COUNTS: [usize; 2] = [8, LANES];
+
 impl Default for Engine {
+    /// The engine of 16 lanes.
     fn default() -> Self {
+        Self::new(LANES)
+    }
+}
+
+impl Engine {
+    /// An engine of `lanes` lanes (one of [`LANE_COUNTS`]): up to `lanes`
+    /// elements of a row a clock with axis All, `lanes` partitions a clock
+    /// with axis Partitions. Beats stay golden's 16 lanes: `BeatPack` fills
+    /// them from chunks of up to `lanes`.
+    pub fn new(lanes: usize) -> Self {
+        assert!(LANE_COUNTS.contains(&lanes), "an engine has 8 or 16 lanes, not {lanes}");
         Self {
             clk_i: Default::default(),
             rst_ni: Default::default(),
@@ -264,7 +283,7 @@ impl Default for Engine {
             m1: Default::default(),
             m1_byte: Default::default(),
             m2: Default::default(),
-            lanes: std::array::from_fn(LaneConv::new),
+            lanes: (0..lanes).map(LaneConv::new).collect(),
             conv_wait: Default::default(),
             raw_wait: Default::default(),
             meta_wait: Default::default(),
@@ -301,7 +320,7 @@ impl Default for Engine {
             left: Default::default(),
             ones16: k(0xffff),
             zero16: k(0),
-            sixteen8: k(16),
+            max_chunk8: k(lanes as u64),
             conv: Default::default(),
             product: Default::default(),
             raw: Default::default(),
@@ -326,7 +345,7 @@ impl Default for Engine {
             op_xor: op_code(Family::Xor, Form::W32),
             one16: k(1),
             zero64: k(0),
-            lanes16: k(LANES as u64),
+            max_chunk: k(lanes as u64),
             row_bytes: k(64),
             ones: k(u64::MAX),
             zero3: k(0),
@@ -440,11 +459,11 @@ impl Logic for Engine {
         self.src_walk.step_i.next = false;
         self.dst_walk.load_i.next = false;
         self.dst_walk.adv_i.next = self.one16.val().get_bits::<5>(0);
-        // The chunk: up to 16 elements of dimension 0's run in the current
+        // The chunk: up to a lane each (16 or 8) of dimension 0's run in the current
         // row when its stride is 1 and the axis All (D60), else 1 element.
         self.row_left.next = (self.row_bytes.val() - bit_cast::<16, 6>(self.src_walk.offset_o.val().get_bits::<6>(0)))
             >> bit_cast::<16, 2>(self.in_lg.val());
-        self.chunk.next = self.lanes16.val();
+        self.chunk.next = self.max_chunk.val();
         if self.row_left.val() < self.chunk.val() {
             self.chunk.next = self.row_left.val();
         }
@@ -455,11 +474,11 @@ impl Logic for Engine {
             self.chunk.next = self.one16.val();
         }
         self.src_walk.adv_i.next = self.chunk.val().get_bits::<5>(0);
-        // Axis Partitions: a column's partitions 16 at a time, one a lane.
+        // Axis Partitions: a column's partitions a lane each (16 or 8) at a time.
         self.left.next = self.inst.q.val().get_bits::<8>(272) - self.channel.q.val();
         if self.partitions.val() {
-            self.chunk.next = self.lanes16.val();
-            if self.left.val() < self.sixteen8.val() {
+            self.chunk.next = self.max_chunk.val();
+            if self.left.val() < self.max_chunk8.val() {
                 self.chunk.next = bit_cast::<16, 8>(self.left.val());
             }
         }
@@ -467,7 +486,7 @@ impl Logic for Engine {
         self.done.d.next = false;
         self.chan_last.next = self.channel.q.val() == self.nac_last.val();
         if self.partitions.val() {
-            self.chan_last.next = self.left.val() <= self.sixteen8.val();
+            self.chan_last.next = self.left.val() <= self.max_chunk8.val();
         }
         self.final_elem.next = self.chan_last.val() & self.src_walk.last_o.val();
         self.fold_first.next = self.first_pending.q.val();
@@ -515,7 +534,7 @@ impl Logic for Engine {
                             self.count.d.next = self.zero8.val();
                         }
                     } else {
-                        self.channel.d.next = self.channel.q.val() + self.sixteen8.val();
+                        self.channel.d.next = self.channel.q.val() + self.max_chunk8.val();
                     }
                 } else if self.src_walk.last_o.val() {
                     self.channel.d.next = self.channel.q.val() + self.one8.val();
@@ -578,7 +597,7 @@ impl Logic for Engine {
         self.conv.next = self.zero512.val();
         self.product.next = self.zero512.val();
         self.raw.next = self.zero512.val();
-        for j in 0..16 {
+        for j in 0..self.lanes.len() {
             self.lanes[j].clk_i.next = self.clk_i.val();
             // Axis All: every lane picks from the one row; axis Partitions:
             // lane j takes the element of its own partition's row.

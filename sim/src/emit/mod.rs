@@ -574,6 +574,9 @@ pub fn rtl_files() -> Result<Vec<GeneratedFile>, String> {
 pub const ENGINE_MODULE: &str = "crosslane_engine";
 pub const ENGINE_RTL: &str = "rtl/crosslane_engine.v";
 pub const ENGINE_HARNESS: &str = "tb/crosslane_engine_harness.cpp";
+/// The engine of 8 lanes (D66): the same ports, its own module names.
+pub const ENGINE_LANES8_MODULE: &str = "crosslane_engine_lanes8";
+pub const ENGINE_LANES8_RTL: &str = "rtl/crosslane_engine_lanes8.v";
 pub const ENGINE_HARNESS_ICARUS: &str = "tb/crosslane_engine_harness_icarus.sv";
 
 /// The engine (hdl/src/engine) as rust-hdl emits it, post-passed like the
@@ -581,25 +584,33 @@ pub const ENGINE_HARNESS_ICARUS: &str = "tb/crosslane_engine_harness_icarus.sv";
 /// `crosslane_engine_<instance path>` (one module per distinct component),
 /// so the file stands alone beside the unit's.
 pub fn engine_rtl() -> Result<GeneratedFile, String> {
+    engine_rtl_of(crosslane_hdl::engine::fill::LANES, ENGINE_MODULE, ENGINE_RTL, "")
+}
+
+/// The engine of 8 lanes (D66), emitted as [`engine_rtl`].
+pub fn engine_lanes8_rtl() -> Result<GeneratedFile, String> {
+    engine_rtl_of(8, ENGINE_LANES8_MODULE, ENGINE_LANES8_RTL, " of 8 lanes (D66; the one an ECP5 holds)")
+}
+
+fn engine_rtl_of(lanes: usize, module: &str, path: &str, which: &str) -> Result<GeneratedFile, String> {
     let raw = crosslane_hdl::with_unit_stack(|| {
-        let mut engine = Box::new(crosslane_hdl::engine::Engine::default());
+        let mut engine = Box::new(crosslane_hdl::engine::Engine::new(lanes));
         engine.connect_all();
         generate_verilog(&*engine)
     });
     let v = postpass::zero_extend_casts(&postpass::direct_clocks(&postpass::size_replace_bit(&postpass::rename_top(
-        &raw,
-        ENGINE_MODULE,
+        &raw, module,
     ))));
     let folded = postpass::fold_duplicates(&v, |first, _| {
         let path = first.split_once('$').map_or(first, |(_, p)| p);
-        format!("{ENGINE_MODULE}__{}", path.replace('$', "_"))
+        format!("{module}__{}", path.replace('$', "_"))
     })?;
     let text = postpass::plain_names(&folded)?;
     Ok(GeneratedFile {
-        path: PathBuf::from(ENGINE_RTL),
+        path: PathBuf::from(path),
         contents: format!(
             "// {}
-             // {ENGINE_MODULE}: the CrossLaneReduce engine (hdl/src/engine), emitted by rust-hdl and post-passed,
+             // {module}: the CrossLaneReduce engine{which} (hdl/src/engine), emitted by rust-hdl and post-passed,
              // every module it needs in this file. Ports, SBUF protocol and timing: docs/engine.md.
              `timescale 1ns / 1ps\n{text}",
             header_line()
@@ -611,9 +622,10 @@ pub const ENGINE_WAIVERS: &str = "rtl/crosslane_engine.vlt";
 
 /// Verilator lint waivers for the engine's file, each narrow and with its reason.
 pub fn engine_waivers() -> GeneratedFile {
-    let f = "-file \"*crosslane_engine.v\"";
+    let f = "-file \"*crosslane_engine*.v\"";
     let lines = [
-        ("The file holds every module the engine needs (one file to add to a build).", "DECLFILENAME", "*crosslane_engine__*"),
+        ("The file holds every module the engine needs (one file to add to a build).", "DECLFILENAME", "*crosslane_engine*__*"),
+        ("The engine of 8 lanes reads 8 partitions a clock: the port's upper 8 rows are not read (D66).", "UNUSEDSIGNAL", "*Bits of signal are not used: 'rd_data_i'[8191:4096]"),
         ("The dst walk's end: the FSM ends on the src walk's.", "UNUSEDSIGNAL", "*Signal is not used: 'dst_walk_last_o'"),
         ("The dst walk steps one element at a time: its run's length is not needed.", "UNUSEDSIGNAL", "*Signal is not used: 'dst_walk_run_left_o'"),
         ("The beat sum's and the unit's valid: the engine's own valid bits travel beside them.", "UNUSEDSIGNAL", "*Signal is not used: 'beat_sum_valid_o'"),
@@ -936,6 +948,7 @@ pub fn files() -> Result<Vec<GeneratedFile>, String> {
     all.push(GeneratedFile { path: PathBuf::from("crosslane.core"), contents: core(&all) });
     all.extend(tb_sources().map_err(|e| format!("cannot render a template: {e}"))?);
     all.push(engine_rtl()?);
+    all.push(engine_lanes8_rtl()?);
     all.push(engine_waivers());
     all.push(engine_harness().map_err(|e| format!("cannot render a template: {e}"))?);
     all.push(engine_harness_icarus().map_err(|e| format!("cannot render a template: {e}"))?);

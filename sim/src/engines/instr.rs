@@ -4,7 +4,10 @@
 //! regions to read back), the engine's verdict, its clocks and the regions out.
 
 use super::rtl::{cached_build, Simulator, VERILATOR_BUILD};
-use crate::emit::{GeneratedFile, ENGINE_HARNESS, ENGINE_HARNESS_ICARUS, ENGINE_MODULE, ENGINE_RTL};
+use crate::emit::{
+    GeneratedFile, ENGINE_HARNESS, ENGINE_HARNESS_ICARUS, ENGINE_LANES8_MODULE, ENGINE_LANES8_RTL, ENGINE_MODULE,
+    ENGINE_RTL,
+};
 use crate::tools::{generated_dir, require};
 use crosslane_golden::instruction::{RawInstruction, RULE_NAMES};
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -96,13 +99,20 @@ impl InstrRunner for WithStall {
     }
 }
 
-/// The instruction engines by name: `hdl`, `verilator`, `icarus`.
+/// The instruction engines' names: the engine of 16 lanes in rust-hdl's
+/// simulation, Verilator and Icarus; the engine of 8 lanes (the one that
+/// fits an ECP5; D66) in Verilator and Icarus.
+pub const ENGINES: [&str; 5] = ["hdl", "verilator", "icarus", "verilator-lanes8", "icarus-lanes8"];
+
+/// The instruction engines by name ([`ENGINES`]).
 pub fn open(name: &str) -> Result<Box<dyn InstrRunner>, String> {
     Ok(match name {
         "hdl" => Box::new(super::hdl_instr::HdlInstrEngine::new()?),
         "verilator" => Box::new(InstrEngine::new(Simulator::Verilator)?),
         "icarus" => Box::new(InstrEngine::new(Simulator::Icarus)?),
-        other => return Err(format!("unknown engine '{other}' (golden, hdl, verilator, icarus)")),
+        "verilator-lanes8" => Box::new(InstrEngine::lanes8(Simulator::Verilator)?),
+        "icarus-lanes8" => Box::new(InstrEngine::lanes8(Simulator::Icarus)?),
+        other => return Err(format!("unknown engine '{other}' (golden, {})", ENGINES.join(", "))),
     })
 }
 
@@ -116,16 +126,23 @@ fn harness(sim: Simulator) -> &'static str {
 
 /// The checked-in files `sim`'s build compiles: the engine and its harness.
 pub fn sources(sim: Simulator) -> Result<Vec<GeneratedFile>, String> {
-    let root = generated_dir();
-    [ENGINE_RTL, harness(sim)]
-        .iter()
-        .map(|p| {
-            let path = root.join(p);
-            std::fs::read_to_string(&path)
-                .map(|contents| GeneratedFile { path: PathBuf::from(p), contents })
-                .map_err(|e| format!("cannot read {}: {e} (run `crosslane generate`)", path.display()))
-        })
-        .collect()
+    [ENGINE_RTL, harness(sim)].iter().map(|p| checked_in(p)).collect()
+}
+
+/// The same with the engine of 8 lanes in the engine's place: its modules
+/// renamed to the 16-lane engine's, which the harnesses instantiate (the
+/// ports are the same; D66).
+pub fn sources_lanes8(sim: Simulator) -> Result<Vec<GeneratedFile>, String> {
+    let engine = checked_in(ENGINE_LANES8_RTL)?;
+    let renamed = engine.contents.replace(ENGINE_LANES8_MODULE, ENGINE_MODULE);
+    Ok(vec![GeneratedFile { path: PathBuf::from(ENGINE_RTL), contents: renamed }, checked_in(harness(sim))?])
+}
+
+fn checked_in(p: &str) -> Result<GeneratedFile, String> {
+    let path = generated_dir().join(p);
+    std::fs::read_to_string(&path)
+        .map(|contents| GeneratedFile { path: PathBuf::from(p), contents })
+        .map_err(|e| format!("cannot read {}: {e} (run `crosslane generate`)", path.display()))
 }
 
 /// Build (or find in the cache) the engine's model under `sim` over `files`
@@ -166,7 +183,8 @@ pub fn build(sim: Simulator, files: &[GeneratedFile]) -> Result<PathBuf, String>
 
 /// The engine running under a simulator, one case at a time.
 pub struct InstrEngine {
-    sim: Simulator,
+    /// `verilator`, `icarus` or their `-lanes8`.
+    name: &'static str,
     child: Child,
     /// None once closed (the harness then ends).
     input: Option<BufWriter<ChildStdin>>,
@@ -178,6 +196,16 @@ impl InstrEngine {
     /// On the checked-in RTL.
     pub fn new(sim: Simulator) -> Result<InstrEngine, String> {
         InstrEngine::on(sim, &sources(sim)?)
+    }
+
+    /// On the checked-in RTL of the engine of 8 lanes.
+    pub fn lanes8(sim: Simulator) -> Result<InstrEngine, String> {
+        let mut e = InstrEngine::on(sim, &sources_lanes8(sim)?)?;
+        e.name = match sim {
+            Simulator::Verilator => "verilator-lanes8",
+            Simulator::Icarus => "icarus-lanes8",
+        };
+        Ok(e)
     }
 
     /// On `files` ([`sources`], some of them changed: a planted bug).
@@ -205,19 +233,19 @@ impl InstrEngine {
             .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
         let input = BufWriter::new(child.stdin.take().ok_or("the harness has no stdin")?);
         let output = BufReader::new(child.stdout.take().ok_or("the harness has no stdout")?);
-        Ok(InstrEngine { sim, child, input: Some(input), output, cases: 0 })
+        Ok(InstrEngine { name: sim.name(), child, input: Some(input), output, cases: 0 })
     }
 }
 
 impl InstrRunner for InstrEngine {
     fn name(&self) -> &'static str {
-        self.sim.name()
+        self.name
     }
 
     fn run(&mut self, case: &InstrCase) -> Result<InstrOutcome, String> {
         self.cases += 1;
         let id = self.cases;
-        let name = self.sim.name();
+        let name = self.name;
         let io = |e: std::io::Error| format!("the engine's harness ({name}): {e}");
         let text = requests(id, case);
         let input = self.input.as_mut().ok_or("the engine's harness is closed")?;
@@ -235,7 +263,7 @@ impl InstrRunner for InstrEngine {
     }
 
     fn finish(&mut self) -> Result<(), String> {
-        let name = self.sim.name();
+        let name = self.name;
         // End of input: the harness watches the clocks after the last done_o, then exits.
         self.input = None;
         let mut rest = String::new();
