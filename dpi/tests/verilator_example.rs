@@ -40,14 +40,18 @@ fn library() -> PathBuf {
 }
 
 /// The component modules' files under generated/rtl (`crosslane_leaf_key.v`,
-/// …): every file but the configurations' tops and the wrapper.
+/// …): every file but the configurations' tops, the wrapper and the
+/// instruction engines (files of their own modules).
 fn components() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("generated/rtl"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            name.starts_with("crosslane_") && !name.starts_with("crosslane_reduce") && name.ends_with(".v")
+            name.starts_with("crosslane_")
+                && !name.starts_with("crosslane_reduce")
+                && !name.starts_with("crosslane_engine")
+                && name.ends_with(".v")
         })
         .collect();
     v.sort();

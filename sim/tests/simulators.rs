@@ -39,14 +39,16 @@ fn vector_count() -> usize {
 }
 
 /// The unit's RTL files under generated/rtl: every module's own file. The
-/// engine is one file of its own modules (`crosslane_engine__*`), linted by
-/// tests/engine.rs.
+/// engines are each one file of their own modules (`crosslane_engine__*`,
+/// `crosslane_engine_lanes8__*`), linted by tests/engine.rs.
 fn rtl_files() -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(generated().join("rtl"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "v"))
-        .filter(|p| !p.ends_with(crosslane_sim::emit::ENGINE_RTL))
+        .filter(|p| {
+            !p.ends_with(crosslane_sim::emit::ENGINE_RTL) && !p.ends_with(crosslane_sim::emit::ENGINE_LANES8_RTL)
+        })
         .collect();
     v.sort();
     v
