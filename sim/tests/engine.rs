@@ -242,6 +242,10 @@ fn the_engine_of_8_lanes_matches_golden() {
     };
     let (c16, c8) = (dense("verilator"), dense("verilator-lanes8"));
     assert!(c8 as f64 >= 1.5 * c16 as f64 && 4096.0 / c8 as f64 >= 7.0, "16 lanes {c16} clocks, 8 lanes {c8}");
+    // docs/engine.md quotes it.
+    let page = std::fs::read_to_string(common::root().join("docs/engine.md")).expect("docs/engine.md");
+    let quoted = format!("4,096 elements in {c8} clocks ({:.3} elements a clock)", 4096.0 / c8 as f64);
+    assert!(page.contains(&quoted), "docs/engine.md does not say: {quoted}");
 }
 
 #[test]
