@@ -304,7 +304,12 @@ pub fn exec_line(case: &InstrCase) -> String {
 }
 
 /// The format tag of an instruction campaign's JSON report.
-pub const EXEC_REPORT_FORMAT: &str = "crosslane-exec-report-1";
+pub const EXEC_REPORT_FORMAT: &str = "crosslane-exec-report-2";
+
+/// The engines of the instruction campaign, in its order: the 16-lane
+/// engine under Verilator, Icarus and rust-hdl, the 8-lane one under
+/// Verilator (D66).
+pub const EXEC_ENGINES: [&str; 4] = ["verilator", "icarus", "hdl", "verilator-lanes8"];
 
 /// What one engine did in (a shard of) the campaign.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -326,8 +331,8 @@ impl EngineTally {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecReport {
     pub seed: u64,
-    /// The instructions asked of each engine (verilator, icarus, hdl).
-    pub counts: [u64; 3],
+    /// The instructions asked of each engine ([`EXEC_ENGINES`]).
+    pub counts: [u64; 4],
     pub shard_count: usize,
     pub shards: Vec<usize>,
     pub engines: Vec<EngineTally>,
@@ -342,7 +347,7 @@ impl ExecReport {
         serde_json::json!({
             "format": EXEC_REPORT_FORMAT,
             "seed": self.seed,
-            "counts": {"verilator": self.counts[0], "icarus": self.counts[1], "hdl": self.counts[2]},
+            "counts": EXEC_ENGINES.iter().zip(self.counts).map(|(e, n)| ((*e).to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
             "shard_count": self.shard_count,
             "shards": self.shards,
             "engines": self.engines.iter().map(|e| serde_json::json!({
@@ -390,7 +395,12 @@ pub fn parse_exec_report(text: &str, what: &str) -> Result<ExecReport, String> {
     };
     let seed = num(&v, "seed", what)?;
     let c = v.get("counts").ok_or_else(|| format!("{what}: 'counts' is missing"))?;
-    let counts = [num(c, "verilator", what)?, num(c, "icarus", what)?, num(c, "hdl", what)?];
+    let counts = [
+        num(c, EXEC_ENGINES[0], what)?,
+        num(c, EXEC_ENGINES[1], what)?,
+        num(c, EXEC_ENGINES[2], what)?,
+        num(c, EXEC_ENGINES[3], what)?,
+    ];
     let shard_count =
         usize::try_from(num(&v, "shard_count", what)?).map_err(|_| format!("{what}: 'shard_count' too large"))?;
     let listed = v.get("shards").and_then(|s| s.as_array()).ok_or_else(|| format!("{what}: 'shards' is not a list"))?;
@@ -412,7 +422,7 @@ pub fn parse_exec_report(text: &str, what: &str) -> Result<ExecReport, String> {
     {
         let w = format!("{what}: engine {k}");
         let engine = e.get("engine").and_then(|n| n.as_str()).ok_or_else(|| format!("{w}: 'engine' is not a name"))?;
-        if !["verilator", "icarus", "hdl"].contains(&engine) {
+        if !EXEC_ENGINES.contains(&engine) {
             return Err(format!("{w}: no instruction engine '{engine}'"));
         }
         let t = EngineTally {
@@ -473,7 +483,7 @@ mod report_tests {
     fn shard(i: usize, n: usize, accepted: u64) -> ExecReport {
         ExecReport {
             seed: 7,
-            counts: [100, 10, 5],
+            counts: [100, 10, 5, 7],
             shard_count: n,
             shards: vec![i],
             engines: vec![EngineTally { engine: "verilator".into(), accepted, rejected: 2, mismatches: 0, clocks: 90 }],

@@ -114,6 +114,9 @@ enum Command {
         /// With --exec: the first K of its instructions also in rust-hdl's simulation.
         #[arg(long, default_value_t = 20)]
         exec_hdl: u64,
+        /// With --exec: the first L of its instructions also on the engine of 8 lanes under Verilator (D66).
+        #[arg(long, default_value_t = 20)]
+        exec_lanes8: u64,
     },
     /// Draw a VCD's unit ports as an SVG, one column per clock (or, with
     /// --run N, first run the first N checked-in testbench vectors under
@@ -324,7 +327,7 @@ fn decode(hex: &str, partition_bytes: usize) -> Result<bool, String> {
 /// RTL under Icarus) in `vcd_dir`. `--json` writes the report for `merge`.
 fn verify_exec(
     seed: u64,
-    counts: [u64; 3],
+    counts: [u64; 4],
     shard: &str,
     vcd_dir: &std::path::Path,
     json: Option<&std::path::Path>,
@@ -335,11 +338,11 @@ fn verify_exec(
     if let Some(path) = json {
         crosslane_sim::tools::check_writable(path).map_err(|e| format!("crosslane verify: --json: {e}"))?;
     }
-    let counts = [counts[0], counts[1].min(counts[0]), counts[2].min(counts[0])];
+    let counts = [counts[0], counts[1].min(counts[0]), counts[2].min(counts[0]), counts[3].min(counts[0])];
     let mut report =
         ExecReport { seed, counts, shard_count: shard.count, shards: vec![shard.index], engines: Vec::new() };
     let mut all_ok = true;
-    for (name, count) in ["verilator", "icarus", "hdl"].into_iter().zip(counts) {
+    for (name, count) in crosslane_sim::exec_campaign::EXEC_ENGINES.into_iter().zip(counts) {
         let mut engine = instr::open(name).map_err(|e| format!("crosslane verify: {e}"))?;
         let start = std::time::Instant::now();
         let mut t = EngineTally { engine: name.to_string(), ..EngineTally::default() };
@@ -360,7 +363,15 @@ fn verify_exec(
                         let vcd = vcd_dir.join(format!("exec-seed{seed}-case{i}.vcd"));
                         let traced = std::fs::create_dir_all(vcd_dir)
                             .map_err(|e| format!("cannot create {}: {e}", vcd_dir.display()))
-                            .and_then(|_| instr::sources(crosslane_sim::engines::rtl::Simulator::Verilator))
+                            .and_then(|_| {
+                                // The engine that failed, traced under Icarus.
+                                let sim = crosslane_sim::engines::rtl::Simulator::Icarus;
+                                if name.ends_with("-lanes8") {
+                                    instr::sources_lanes8(sim)
+                                } else {
+                                    instr::sources(sim)
+                                }
+                            })
                             .and_then(|files| instr::trace(&files, &c, &vcd));
                         match traced {
                             Ok(outcome) => println!("  VCD of case {i} under Icarus ({outcome:?}): {}", vcd.display()),
@@ -1154,8 +1165,8 @@ fn main() -> ExitCode {
                 bench(engine, cases, runs).map(|_| true)
             }
         }
-        Command::Verify { exec: Some(n), exec_icarus, exec_hdl, seed, shard, vcd_dir, json, .. } => {
-            verify_exec(seed, [n, exec_icarus, exec_hdl], &shard, &vcd_dir, json.as_deref())
+        Command::Verify { exec: Some(n), exec_icarus, exec_hdl, exec_lanes8, seed, shard, vcd_dir, json, .. } => {
+            verify_exec(seed, [n, exec_icarus, exec_hdl, exec_lanes8], &shard, &vcd_dir, json.as_deref())
         }
         Command::Verify {
             seed,

@@ -347,14 +347,26 @@ fn verify_exec_runs_every_engine_and_its_shards_merge_to_the_whole() {
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let path = |name: &str| dir.join(name).to_str().expect("a UTF-8 path").to_string();
     let run = |extra: &[&str], json: &str| {
-        let mut args =
-            vec!["verify", "--exec", "40", "--exec-icarus", "2", "--exec-hdl", "2", "--seed", "12", "--json"];
+        let mut args = vec![
+            "verify",
+            "--exec",
+            "40",
+            "--exec-icarus",
+            "2",
+            "--exec-hdl",
+            "2",
+            "--exec-lanes8",
+            "3",
+            "--seed",
+            "12",
+            "--json",
+        ];
         let json = path(json);
         args.push(&json);
         args.extend_from_slice(extra);
         let (code, out, err) = common::run(&args, b"");
         assert_eq!(code, 0, "{out}{err}");
-        for engine in ["verilator", "icarus", "hdl"] {
+        for engine in ["verilator", "icarus", "hdl", "verilator-lanes8"] {
             assert!(out.contains(&format!(" on {engine} against golden")), "{engine} did not run: {out}");
         }
         std::fs::read_to_string(&json).expect("the report")
