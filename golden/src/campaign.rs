@@ -255,8 +255,25 @@ fn random_case(op: Op, rng: &mut SplitMix64, i: usize) -> Case {
     Case::new(op, vec, vbool)
 }
 
+/// Cases for bins of the coverage model ([`crate::coverage`]) the random
+/// campaign does not reach at its default length: each sum of 32-bit lanes
+/// with one lane at its largest value and the rest 0 (raddu's sum is then
+/// exactly its result's maximum).
+pub fn directed() -> Vec<Case> {
+    let mut out = Vec::new();
+    for op in Op::all() {
+        if matches!(op.family, crate::Family::Add | crate::Family::AddU) && op.form == Form::W32 {
+            let top = if op.family == crate::Family::AddU { u32::MAX } else { i32::MAX as u32 };
+            let mut lanes = [0u32; 16];
+            lanes[0] = top;
+            out.push(Case::new(op, Vec512::from_lanes(32, &lanes), u64::MAX));
+        }
+    }
+    out
+}
+
 /// The campaign as a stream, ops mixed from one vector to the next: the
-/// observed vectors, then `per_op` rounds, each presenting the next random
+/// observed vectors and the [`directed`] cases, then `per_op` rounds, each presenting the next random
 /// case of every op (the same cases as [`random_cases`]) in an order shuffled
 /// per round. With `junk`, the inputs an op ignores carry random bits (the
 /// vbool of a base op, the vector of a vbool fold), which must change no
@@ -279,7 +296,7 @@ impl Mixed {
         let ops = Op::all();
         let rngs = ops.iter().map(|&op| op_rng(op, seed)).collect();
         let order = (0..ops.len()).collect();
-        let observed: Vec<Case> = observed().into_iter().map(|o| o.case).collect();
+        let observed: Vec<Case> = observed().into_iter().map(|o| o.case).chain(directed()).collect();
         let mut m = Mixed {
             ops,
             rngs,
@@ -298,7 +315,7 @@ impl Mixed {
 
     /// Cases in all: observed + per_op × 94.
     pub fn len(&self) -> usize {
-        observed().len() + self.per_op * self.ops.len()
+        observed().len() + directed().len() + self.per_op * self.ops.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -346,10 +363,10 @@ impl Iterator for Mixed {
     }
 }
 
-/// The campaign every engine runs: the observed vectors, then `per_op`
-/// random cases of every op in table order.
+/// The campaign every engine runs: the observed vectors and the
+/// [`directed`] cases, then `per_op` random cases of every op in table order.
 pub fn campaign(seed: u64, per_op: usize) -> Vec<Case> {
-    let mut cases: Vec<Case> = observed().into_iter().map(|o| o.case).collect();
+    let mut cases: Vec<Case> = observed().into_iter().map(|o| o.case).chain(directed()).collect();
     for op in Op::all() {
         cases.extend(random_cases(op, seed, per_op));
     }
@@ -365,7 +382,7 @@ mod tests {
         let a = campaign(7, 3);
         let b = campaign(7, 3);
         assert_eq!(a, b);
-        assert_eq!(a.len(), observed().len() + 94 * 3);
+        assert_eq!(a.len(), observed().len() + directed().len() + 94 * 3);
         assert_ne!(campaign(8, 3), a);
     }
 

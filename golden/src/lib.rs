@@ -11,6 +11,7 @@
 
 pub mod campaign;
 pub mod config;
+pub mod coverage;
 pub mod instruction;
 pub mod naive;
 pub mod ops;

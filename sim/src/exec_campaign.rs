@@ -101,7 +101,9 @@ pub fn case(seed: u64, index: u64) -> InstrCase {
     let out_dtype = if arith {
         pick(&mut rng, &Dtype::ALL[1..])
     } else {
-        pick(&mut rng, &ins.iter().copied().filter(|d| d.size() == in_dtype.size()).collect::<Vec<_>>())
+        // BITVEC writes the raw bits as any dtype of the element's size,
+        // floats too (the coverage model found floats never drawn here).
+        pick(&mut rng, &Dtype::ALL[1..].iter().copied().filter(|d| d.size() == in_dtype.size()).collect::<Vec<_>>())
     };
     let axis = rng.gen_range(0..2u8);
     let channels = match rng.gen_range(0..6) {
@@ -231,12 +233,26 @@ pub fn golden(case: &InstrCase) -> Option<Result<Vec<Vec<u8>>, u8>> {
         Err(e) => return Some(Err(e.code())),
     };
     check_work(&valid).ok()?;
+    let mut sbuf = loaded_sbuf(case)?;
+    execute(&valid, &mut sbuf, SumOrder::Tree).ok()?;
+    Some(Ok(case.reads.iter().map(|&(p, o, len)| sbuf.read(p, o, len).unwrap_or_default().to_vec()).collect()))
+}
+
+/// The case's SBUF before its instruction: None when a write is outside it.
+fn loaded_sbuf(case: &InstrCase) -> Option<Sbuf> {
     let mut sbuf = Sbuf::new(case.partition_bytes);
     for (p, o, bytes) in &case.writes {
         sbuf.write(*p, *o, bytes).ok()?;
     }
-    execute(&valid, &mut sbuf, SumOrder::Tree).ok()?;
-    Some(Ok(case.reads.iter().map(|&(p, o, len)| sbuf.read(p, o, len).unwrap_or_default().to_vec()).collect()))
+    Some(sbuf)
+}
+
+/// Sample the coverage model on `case` (golden's view of it: its
+/// instruction on its SBUF).
+pub fn sample(coverage: &mut crosslane_golden::coverage::Coverage, case: &InstrCase) {
+    if let Some(mut sbuf) = loaded_sbuf(case) {
+        coverage.sample_instruction(&case.inst, &mut sbuf);
+    }
 }
 
 /// A case's result on the engine against golden's.
@@ -306,6 +322,9 @@ pub fn exec_line(case: &InstrCase) -> String {
 /// The format tag of an instruction campaign's JSON report.
 pub const EXEC_REPORT_FORMAT: &str = "crosslane-exec-report-2";
 
+/// The instruction campaign of `./dev verify` (and `crosslane coverage`).
+pub const DEFAULT_INSTRUCTIONS: u64 = 100_000;
+
 /// The engines of the instruction campaign, in its order: the 16-lane
 /// engine under Verilator, Icarus and rust-hdl, the 8-lane one under
 /// Verilator (D66).
@@ -336,6 +355,9 @@ pub struct ExecReport {
     pub shard_count: usize,
     pub shards: Vec<usize>,
     pub engines: Vec<EngineTally>,
+    /// The coverage model over the instructions the Verilator engine ran
+    /// (all of the campaign's; crosslane_golden::coverage).
+    pub coverage: crosslane_golden::coverage::Coverage,
 }
 
 impl ExecReport {
@@ -354,6 +376,7 @@ impl ExecReport {
                 "engine": e.engine, "accepted": e.accepted, "rejected": e.rejected,
                 "mismatches": e.mismatches, "clocks": e.clocks,
             })).collect::<Vec<_>>(),
+            "coverage": crate::coverage::to_json(&self.coverage),
         })
     }
 
@@ -437,7 +460,11 @@ pub fn parse_exec_report(text: &str, what: &str) -> Result<ExecReport, String> {
         }
         engines.push(t);
     }
-    Ok(ExecReport { seed, counts, shard_count, shards, engines })
+    let coverage = crate::coverage::from_json(
+        v.get("coverage").ok_or_else(|| format!("{what}: 'coverage' is missing"))?,
+        &format!("{what}: coverage"),
+    )?;
+    Ok(ExecReport { seed, counts, shard_count, shards, engines, coverage })
 }
 
 /// Combine the reports of one instruction campaign's shards: every shard
@@ -457,7 +484,9 @@ pub fn merge_exec(parts: Vec<(String, ExecReport)>) -> Result<ExecReport, String
     }
     crate::tools::every_shard_once(parts.iter().map(|(name, p)| (name.as_str(), p.shards.as_slice())), count)?;
     let mut engines: Vec<EngineTally> = Vec::new();
+    let mut coverage = crosslane_golden::coverage::Coverage::new();
     for (_, p) in parts {
+        coverage.merge(&p.coverage);
         for t in p.engines {
             let slot = match engines.iter_mut().find(|e| e.engine == t.engine) {
                 Some(s) => s,
@@ -473,7 +502,7 @@ pub fn merge_exec(parts: Vec<(String, ExecReport)>) -> Result<ExecReport, String
             slot.clocks = sum(slot.clocks, t.clocks)?;
         }
     }
-    Ok(ExecReport { seed, counts, shard_count: count, shards: (1..=count).collect(), engines })
+    Ok(ExecReport { seed, counts, shard_count: count, shards: (1..=count).collect(), engines, coverage })
 }
 
 #[cfg(test)]
@@ -487,6 +516,7 @@ mod report_tests {
             shard_count: n,
             shards: vec![i],
             engines: vec![EngineTally { engine: "verilator".into(), accepted, rejected: 2, mismatches: 0, clocks: 90 }],
+            coverage: crosslane_golden::coverage::Coverage::new(),
         }
     }
 

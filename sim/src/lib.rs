@@ -33,6 +33,8 @@ pub mod exec_campaign;
 /// The engine's throughput by pattern and dtype (`crosslane bench --exec`).
 pub mod exec_bench;
 
+/// Coverage counts as JSON and as a report (the bins are golden's).
+pub mod coverage;
 pub mod verify;
 
 pub mod bench;

@@ -44,6 +44,25 @@ enum Command {
         #[arg(long, default_value_t = 65536)]
         partition_bytes: usize,
     },
+    /// The coverage of a campaign's cases, sampled without running an engine:
+    /// what `verify` (the unit's Verilator campaign, --per-op cases an op) and
+    /// `verify --exec N` (N instructions) would exercise (docs/coverage.md).
+    Coverage {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cases an op of the unit's campaign (verify's --verilator-per-op).
+        #[arg(long, default_value_t = crosslane_sim::verify::DEFAULT_VERILATOR_PER_OP)]
+        per_op: usize,
+        /// Instructions of the instruction campaign (`./dev verify` runs 100,000).
+        #[arg(long, default_value_t = crosslane_sim::exec_campaign::DEFAULT_INSTRUCTIONS)]
+        exec: u64,
+        /// Exit 1 unless every reachable bin is hit.
+        #[arg(long)]
+        closed: bool,
+        /// Write the counts as JSON here too.
+        #[arg(long)]
+        json: Option<std::path::PathBuf>,
+    },
     /// Print the instruction campaign's cases (`verify --exec`) as `exec`
     /// input lines, for other testbenches (the cocotb one) to run.
     Cases {
@@ -87,7 +106,7 @@ enum Command {
         #[arg(long, default_value_t = 200)]
         hdl_per_op: usize,
         /// Random cases per op for Verilator (the default is over 1M in all).
-        #[arg(long, default_value_t = 10_640)]
+        #[arg(long, default_value_t = crosslane_sim::verify::DEFAULT_VERILATOR_PER_OP)]
         verilator_per_op: usize,
         /// Random cases per op for Icarus.
         #[arg(long, default_value_t = 60)]
@@ -117,6 +136,11 @@ enum Command {
         /// With --exec: the first L of its instructions also on the engine of 8 lanes under Verilator (D66).
         #[arg(long, default_value_t = 20)]
         exec_lanes8: u64,
+        /// Print the coverage model's report by group (bins hit of the reachable
+        /// ones, the unhit ones by name; docs/coverage.md) and, given a FILE,
+        /// write its counts there as JSON. Without it, one line of totals.
+        #[arg(long, value_name = "FILE")]
+        coverage: Option<Option<std::path::PathBuf>>,
     },
     /// Draw a VCD's unit ports as an SVG, one column per clock (or, with
     /// --run N, first run the first N checked-in testbench vectors under
@@ -146,6 +170,11 @@ enum Command {
         /// Write the merged report here.
         #[arg(long)]
         json: Option<std::path::PathBuf>,
+        /// Print the coverage model's report by group (bins hit of the reachable
+        /// ones, the unhit ones by name; docs/coverage.md) and, given a FILE,
+        /// write its counts there as JSON. Without it, one line of totals.
+        #[arg(long, value_name = "FILE")]
+        coverage: Option<Option<std::path::PathBuf>>,
     },
     /// Write generated/ (the emitted Verilog), or with --check report files that differ.
     Generate {
@@ -331,6 +360,7 @@ fn verify_exec(
     shard: &str,
     vcd_dir: &std::path::Path,
     json: Option<&std::path::Path>,
+    coverage: Option<Option<&std::path::Path>>,
 ) -> Result<bool, String> {
     use crosslane_sim::engines::instr;
     use crosslane_sim::exec_campaign::{case, check, replay, EngineTally, ExecReport, Verdict};
@@ -338,16 +368,31 @@ fn verify_exec(
     if let Some(path) = json {
         crosslane_sim::tools::check_writable(path).map_err(|e| format!("crosslane verify: --json: {e}"))?;
     }
+    coverage_writable(coverage, "verify")?;
     let counts = [counts[0], counts[1].min(counts[0]), counts[2].min(counts[0]), counts[3].min(counts[0])];
-    let mut report =
-        ExecReport { seed, counts, shard_count: shard.count, shards: vec![shard.index], engines: Vec::new() };
+    let mut report = ExecReport {
+        seed,
+        counts,
+        shard_count: shard.count,
+        shards: vec![shard.index],
+        engines: Vec::new(),
+        coverage: crosslane_golden::coverage::Coverage::new(),
+    };
     let mut all_ok = true;
+    let run_start = std::time::Instant::now();
+    let mut sampling = std::time::Duration::ZERO;
     for (name, count) in crosslane_sim::exec_campaign::EXEC_ENGINES.into_iter().zip(counts) {
         let mut engine = instr::open(name).map_err(|e| format!("crosslane verify: {e}"))?;
         let start = std::time::Instant::now();
         let mut t = EngineTally { engine: name.to_string(), ..EngineTally::default() };
         for i in shard.of(0..count) {
             let c = case(seed, i);
+            // Coverage: of the instructions the Verilator engine ran (every one of the campaign's).
+            if name == "verilator" {
+                let t = std::time::Instant::now();
+                crosslane_sim::exec_campaign::sample(&mut report.coverage, &c);
+                sampling += t.elapsed();
+            }
             match check(engine.as_mut(), &c).map_err(|e| format!("crosslane verify: {name} case {i}: {e}"))? {
                 Verdict::Match { accepted: true, cycles: k } => {
                     t.accepted += 1;
@@ -403,6 +448,8 @@ fn verify_exec(
         all_ok &= t.mismatches == 0;
         report.engines.push(t);
     }
+    report_coverage(&report.coverage, crosslane_sim::coverage::INSTRUCTION, "the instruction", coverage, "verify")?;
+    sampling_line(sampling, run_start.elapsed());
     if report.engines[0].instructions() == 0 {
         println!("no instruction was checked");
         all_ok = false;
@@ -985,6 +1032,7 @@ fn run_verify(
     shard: &str,
     vcd_dir: &std::path::Path,
     json: Option<&std::path::Path>,
+    coverage: Option<Option<&std::path::Path>>,
 ) -> Result<bool, String> {
     use verify::Mixed;
     let shard = verify::Shard::parse(shard).map_err(|e| format!("crosslane verify: {e}"))?;
@@ -993,6 +1041,9 @@ fn run_verify(
     if let Some(path) = json {
         crosslane_sim::tools::check_writable(path).map_err(|e| format!("crosslane verify: --json: {e}"))?;
     }
+    coverage_writable(coverage, "verify")?;
+    let run_start = std::time::Instant::now();
+    let mut sampling = std::time::Duration::ZERO;
     let mut report = verify::Report::default();
     let cases = Mixed::new(seed, sizes.golden, true);
     let bar = progress_bar(shard.len(cases.len()) as u64);
@@ -1005,8 +1056,18 @@ fn run_verify(
         let cases = Mixed::new(seed, sizes.per_op(kind), true);
         let bar = progress_bar(shard.len(cases.len()) as u64);
         bar.set_message(kind.name());
-        verify::verify_engine(e.as_mut(), shard.of(cases), &mut report, &|n| bar.inc(n))
+        // Coverage: of the cases the Verilator engine ran, the campaign's largest.
+        let mut sampled = crosslane_golden::coverage::Coverage::new();
+        let cases = shard.of(cases).inspect(|c| {
+            if kind == EngineKind::Verilator {
+                let t = std::time::Instant::now();
+                sampled.sample_case(c.op, &c.vec, c.vbool);
+                sampling += t.elapsed();
+            }
+        });
+        verify::verify_engine(e.as_mut(), cases, &mut report, &|n| bar.inc(n))
             .map_err(|e| format!("crosslane verify: {e}"))?;
+        report.coverage.merge(&sampled);
         bar.finish_and_clear();
         if let Some(m) = report.mismatches.iter().find(|m| m.engine == kind) {
             match engines::trace_case(kind, &m.case, vcd_dir) {
@@ -1022,6 +1083,8 @@ fn run_verify(
     let bad = report.total_mismatches();
     let total: usize = report.rows.iter().map(|r| r.cases).sum();
     let of = if shard == verify::Shard::WHOLE { String::new() } else { format!(", shard {shard}") };
+    report_coverage(&report.coverage, crosslane_sim::coverage::UNIT, "the unit", coverage, "verify")?;
+    sampling_line(sampling, run_start.elapsed());
     println!("verify: {total} cases checked, {bad} mismatches (seed {seed}{of})");
     if let Some(path) = json {
         let text = verify::report_json(&report, seed, sizes, shard.count, &[shard.index]).to_string() + "\n";
@@ -1083,8 +1146,73 @@ fn picture(what: &str, vcd: &std::path::Path) {
     }
 }
 
-fn merge(paths: &[std::path::PathBuf], json: Option<&std::path::Path>) -> Result<bool, String> {
+/// The coverage model's share of a verify run, measured in the run.
+fn sampling_line(sampling: std::time::Duration, run: std::time::Duration) {
+    println!(
+        "coverage sampling: {:.2} s of the run's {:.1} s ({:.2}%)",
+        sampling.as_secs_f64(),
+        run.as_secs_f64(),
+        100.0 * sampling.as_secs_f64() / run.as_secs_f64().max(1e-9)
+    );
+}
+
+/// Check before a campaign that `--coverage FILE` can be written.
+fn coverage_writable(coverage: Option<Option<&std::path::Path>>, command: &str) -> Result<(), String> {
+    match coverage {
+        Some(Some(p)) => {
+            crosslane_sim::tools::check_writable(p).map_err(|e| format!("crosslane {command}: --coverage: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The coverage's totals; with `--coverage` its groups, and its counts
+/// written to the FILE given.
+fn report_coverage(
+    c: &crosslane_golden::coverage::Coverage,
+    prefix: &str,
+    what: &str,
+    flag: Option<Option<&std::path::Path>>,
+    command: &str,
+) -> Result<(), String> {
+    use crosslane_sim::coverage;
+    if let Some(file) = flag {
+        print!("{}", coverage::render(c, prefix));
+        if let Some(p) = file {
+            let text = coverage::to_json(c).to_string() + "\n";
+            crosslane_sim::tools::write_atomic(p, text.as_bytes()).map_err(|e| format!("crosslane {command}: {e}"))?;
+            println!("coverage counts written to {}", p.display());
+        }
+    }
+    println!("{}", coverage::total_line(c, prefix, what));
+    Ok(())
+}
+
+/// `crosslane coverage`: the campaigns' cases sampled, no engine run.
+fn coverage(seed: u64, per_op: usize, exec: u64, closed: bool, json: Option<&std::path::Path>) -> Result<bool, String> {
+    use crosslane_sim::coverage::{INSTRUCTION, UNIT};
+    use crosslane_sim::exec_campaign::{case, sample};
+    coverage_writable(json.map(Some), "coverage")?;
+    let mut c = crosslane_golden::coverage::Coverage::new();
+    for k in verify::Mixed::new(seed, per_op, true) {
+        c.sample_case(k.op, &k.vec, k.vbool);
+    }
+    for i in 0..exec {
+        sample(&mut c, &case(seed, i));
+    }
+    report_coverage(&c, UNIT, "the unit", Some(None), "coverage")?;
+    report_coverage(&c, INSTRUCTION, "the instruction", Some(json), "coverage")?;
+    let ((uh, ur), (ih, ir)) = (c.total(UNIT), c.total(INSTRUCTION));
+    Ok(!closed || (uh == ur && ih == ir))
+}
+
+fn merge(
+    paths: &[std::path::PathBuf],
+    json: Option<&std::path::Path>,
+    coverage: Option<Option<&std::path::Path>>,
+) -> Result<bool, String> {
     use crosslane_sim::exec_campaign::{is_exec_report, merge_exec, parse_exec_report};
+    coverage_writable(coverage, "merge")?;
     // An instruction campaign's reports merge by their own rules.
     if let Some(first) = paths.first() {
         if std::fs::read_to_string(first).is_ok_and(|t| is_exec_report(&t)) {
@@ -1100,6 +1228,8 @@ fn merge(paths: &[std::path::PathBuf], json: Option<&std::path::Path>) -> Result
             }
             let merged = merge_exec(parts).map_err(|e| format!("crosslane merge: {e}"))?;
             print!("{}", merged.render());
+            let inst = crosslane_sim::coverage::INSTRUCTION;
+            report_coverage(&merged.coverage, inst, "the instruction", coverage, "merge")?;
             println!(
                 "merge: {} shards of the instruction campaign, {} mismatches (seed {})",
                 merged.shard_count,
@@ -1126,6 +1256,7 @@ fn merge(paths: &[std::path::PathBuf], json: Option<&std::path::Path>) -> Result
     }
     let merged = verify::merge(parts).map_err(|e| format!("crosslane merge: {e}"))?;
     print!("{}", merged.report.render());
+    report_coverage(&merged.report.coverage, crosslane_sim::coverage::UNIT, "the unit", coverage, "merge")?;
     let bad = merged.report.total_mismatches();
     let total: usize = merged.report.rows.iter().map(|r| r.cases).sum();
     println!("merge: {} shards, {total} cases checked, {bad} mismatches (seed {})", merged.count, merged.seed);
@@ -1165,9 +1296,25 @@ fn main() -> ExitCode {
                 bench(engine, cases, runs).map(|_| true)
             }
         }
-        Command::Verify { exec: Some(n), exec_icarus, exec_hdl, exec_lanes8, seed, shard, vcd_dir, json, .. } => {
-            verify_exec(seed, [n, exec_icarus, exec_hdl, exec_lanes8], &shard, &vcd_dir, json.as_deref())
-        }
+        Command::Verify {
+            exec: Some(n),
+            exec_icarus,
+            exec_hdl,
+            exec_lanes8,
+            seed,
+            shard,
+            vcd_dir,
+            json,
+            coverage,
+            ..
+        } => verify_exec(
+            seed,
+            [n, exec_icarus, exec_hdl, exec_lanes8],
+            &shard,
+            &vcd_dir,
+            json.as_deref(),
+            coverage.as_ref().map(Option::as_deref),
+        ),
         Command::Verify {
             seed,
             per_op,
@@ -1177,14 +1324,18 @@ fn main() -> ExitCode {
             vcd_dir,
             shard,
             json,
+            coverage,
             exec: None,
             ..
         } => {
             let sizes =
                 verify::Sizes { golden: per_op, hdl: hdl_per_op, verilator: verilator_per_op, icarus: icarus_per_op };
-            run_verify(seed, sizes, &shard, &vcd_dir, json.as_deref())
+            run_verify(seed, sizes, &shard, &vcd_dir, json.as_deref(), coverage.as_ref().map(Option::as_deref))
         }
-        Command::Merge { reports, json } => merge(&reports, json.as_deref()),
+        Command::Coverage { seed, per_op, exec, closed, json } => coverage(seed, per_op, exec, closed, json.as_deref()),
+        Command::Merge { reports, json, coverage } => {
+            merge(&reports, json.as_deref(), coverage.as_ref().map(Option::as_deref))
+        }
         Command::Wave { vcd, run, out, from, clocks } => wave(vcd.as_deref(), run, out.as_deref(), from, clocks),
     };
     match result {

@@ -35,6 +35,9 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// The first mismatches (at most 20 per engine), for the user.
     pub mismatches: Vec<Mismatch>,
+    /// The coverage model over the cases the Verilator engine ran (the
+    /// campaign's largest; crosslane_golden::coverage).
+    pub coverage: crosslane_golden::coverage::Coverage,
 }
 
 impl Report {
@@ -98,6 +101,9 @@ impl Report {
 /// Cases an engine runs at a time: memory stays bounded however long the
 /// campaign.
 pub const CHUNK: usize = 1 << 16;
+
+/// `verify`'s cases an op on Verilator: over a million in all.
+pub const DEFAULT_VERILATOR_PER_OP: usize = 10_640;
 
 /// Per-family tallies, kept in family order.
 #[derive(Default)]
@@ -300,7 +306,7 @@ impl std::fmt::Display for Shard {
 }
 
 /// The `format` field of a report: what `crosslane merge` reads.
-pub const REPORT_FORMAT: &str = "crosslane-verify-report-1";
+pub const REPORT_FORMAT: &str = "crosslane-verify-report-2";
 
 fn outcome_json(o: &Outcome) -> serde_json::Value {
     serde_json::json!({ "value": format!("{:08x}", o.value), "mask": o.mask.map(|m| format!("{m:016x}")) })
@@ -339,6 +345,7 @@ pub fn report_json(report: &Report, seed: u64, sizes: Sizes, count: usize, shard
         "mismatches": report.total_mismatches(),
         "rows": rows,
         "first_mismatches": mismatches,
+        "coverage": crate::coverage::to_json(&report.coverage),
     })
 }
 
@@ -441,6 +448,7 @@ pub fn parse_report(text: &str, what: &str) -> Result<ShardReport, String> {
             got: outcome_from(field(m, "got", &w)?, &w)?,
         });
     }
+    report.coverage = crate::coverage::from_json(field(&v, "coverage", what)?, &format!("{what}: coverage"))?;
     let total = checked_totals(&report.rows).map_err(|e| format!("{what}: {e}"))?;
     let claimed = usize_field(&v, "mismatches", what)?;
     if claimed != total.1 {
@@ -496,6 +504,7 @@ pub fn merge(parts: Vec<(String, ShardReport)>) -> Result<ShardReport, String> {
         for m in p.report.mismatches {
             push_mismatch(&mut report, m.engine, m.case, m.want, m.got);
         }
+        report.coverage.merge(&p.report.coverage);
     }
     for ((slot, family), (cases, mismatches, time)) in sums {
         report.rows.push(Row { engine: EngineKind::ALL[slot], family, cases, mismatches, time });

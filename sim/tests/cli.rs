@@ -129,7 +129,10 @@ fn sharded_verify_merges_into_the_whole_campaign() {
     let sizes = ["--per-op", "20", "--hdl-per-op", "1", "--verilator-per-op", "5", "--icarus-per-op", "1"];
     let mut whole = vec!["verify"];
     whole.extend(sizes);
-    let (code, out, err) = run(&whole, b"");
+    let whole_json = dir.join("whole.json");
+    let mut whole_args = whole.clone();
+    whole_args.extend(["--json", whole_json.to_str().unwrap()]);
+    let (code, out, err) = run(&whole_args, b"");
     assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
     let total = checked(out.lines().last().unwrap(), "verify: ");
     let mut reports = Vec::new();
@@ -155,6 +158,10 @@ fn sharded_verify_merges_into_the_whole_campaign() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
     assert_eq!(json["cases"].as_u64(), Some(total as u64));
     assert_eq!(json["shards"], serde_json::json!([1, 2]));
+    // The shards' coverage adds up to the whole run's.
+    let whole_report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&whole_json).unwrap()).unwrap();
+    assert_eq!(json["coverage"], whole_report["coverage"]);
+    assert!(json["coverage"]["bins"].as_array().is_some_and(|b| b.len() > 1500));
     // A shard missing is an error, not a smaller pass.
     args = vec!["merge", &reports[1]];
     let (code, out, err) = run(&args, b"");

@@ -380,6 +380,10 @@ fn verify_exec_runs_every_engine_and_its_shards_merge_to_the_whole() {
     let tallies = |text: &str| serde_json::from_str::<Value>(text).expect("JSON")["engines"].clone();
     let merged = std::fs::read_to_string(path("merged.json")).expect("the merged report");
     assert_eq!(tallies(&merged), tallies(&whole));
+    // The shards' coverage adds up to the whole's.
+    let coverage = |text: &str| serde_json::from_str::<Value>(text).expect("JSON")["coverage"].clone();
+    assert_eq!(coverage(&merged), coverage(&whole));
+    assert!(coverage(&whole)["bins"].as_array().is_some_and(|b| b.len() > 700));
     assert_eq!(tallies(&whole)[0]["accepted"].as_u64().unwrap() + tallies(&whole)[0]["rejected"].as_u64().unwrap(), 40);
     // One shard alone is not the campaign.
     let (code, _, err) = common::run(&["merge", &path("a.json")], b"");

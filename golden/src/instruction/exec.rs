@@ -244,8 +244,24 @@ fn arith_value(inst: &Instruction, bits: u64) -> f32 {
     }
 }
 
+/// What [`execute_observed`] shows of a run, fold by fold: the coverage
+/// model's view ([`crate::coverage`]). Every method does nothing by default.
+pub trait ExecObserver {
+    /// An ARITH fold begins (axis All: the one; axis Partitions: a column's).
+    fn begin_fold(&mut self) {}
+    /// An ARITH element: its raw bits and the binary32 the fold takes
+    /// (before the scale of AVERAGE).
+    fn element(&mut self, _bits: u64, _value: f32) {}
+    /// An ARITH fold's binary32 result and the bits written for it.
+    fn folded(&mut self, _value: f32, _out: u64) {}
+}
+
+/// The observer that sees nothing: [`execute`]'s.
+struct Unobserved;
+impl ExecObserver for Unobserved {}
+
 /// Call `f` on each element of one partition as binary32, in walk order.
-fn each_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, mut f: impl FnMut(f32)) {
+fn each_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, obs: &mut impl ExecObserver, mut f: impl FnMut(f32)) {
     let size = inst.in_dtype.size();
     let part = sbuf.partition(p);
     let src = &inst.raw.src;
@@ -261,15 +277,22 @@ fn each_f32(sbuf: &Sbuf, inst: &Instruction, p: usize, mut f: impl FnMut(f32)) {
             for i2 in 0..n2 {
                 for i1 in 0..n1 {
                     let start = (base + (i1 * s1 + i2 * s2 + i3 * s3) * 4) as usize;
-                    part[start..start + 4 * n0]
-                        .chunks_exact(4)
-                        .for_each(|c| f(canonical(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))));
+                    part[start..start + 4 * n0].chunks_exact(4).for_each(|c| {
+                        let bits = [c[0], c[1], c[2], c[3]];
+                        let x = canonical(f32::from_le_bytes(bits));
+                        obs.element(u32::from_le_bytes(bits) as u64, x);
+                        f(x)
+                    });
                 }
             }
         }
         return;
     }
-    src.offsets(size).for_each(|o| f(arith_value(inst, dtype.load_bits(&part[o..o + size]))));
+    src.offsets(size).for_each(|o| {
+        let bits = dtype.load_bits(&part[o..o + size]);
+        obs.element(bits, dtype.to_f32(bits));
+        f(arith_value(inst, bits))
+    });
 }
 
 fn fold_bits(op: ReduceOp, values: impl Iterator<Item = u64>) -> u64 {
@@ -308,6 +331,16 @@ impl std::fmt::Display for SbufMismatch {
 /// the columns after the one that wrote it. The order depends on the
 /// instruction alone; the RTL engine keeps it with an interlock.
 pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(), SbufMismatch> {
+    execute_observed(inst, sbuf, order, &mut Unobserved)
+}
+
+/// [`execute`], showing `obs` each ARITH fold's elements and result.
+pub fn execute_observed(
+    inst: &Instruction,
+    sbuf: &mut Sbuf,
+    order: SumOrder,
+    obs: &mut impl ExecObserver,
+) -> Result<(), SbufMismatch> {
     if inst.partition_bytes != sbuf.partition_bytes {
         return Err(SbufMismatch { validated: inst.partition_bytes, sbuf: sbuf.partition_bytes });
     }
@@ -326,11 +359,15 @@ pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(
         (Opcode::CrossLaneReduceArith, ReduceAxis::All) => {
             // Folded as the elements come: nothing is collected.
             let mut fold = ArithFold::new(inst.reduce_op, order);
+            obs.begin_fold();
             for p in partitions {
-                each_f32(sbuf, inst, p, |x| fold.push(x));
+                each_f32(sbuf, inst, p, obs, |x| fold.push(x));
             }
             let o = dst.offsets(out_size).next().unwrap_or(0);
-            write(sbuf, o, inst.out_dtype.from_f32(fold.finish()));
+            let value = fold.finish();
+            let out = inst.out_dtype.from_f32(value);
+            obs.folded(value, out);
+            write(sbuf, o, out);
         }
         (Opcode::CrossLaneReduceBitvec, ReduceAxis::All) => {
             let bits = partitions.flat_map(|p| {
@@ -346,10 +383,16 @@ pub fn execute(inst: &Instruction, sbuf: &mut Sbuf, order: SumOrder) -> Result<(
                 let element = |sbuf: &Sbuf, p: usize| inst.in_dtype.load_bits(&sbuf.partition(p)[so..so + size]);
                 let value = if opcode == Opcode::CrossLaneReduceArith {
                     let mut fold = ArithFold::new(inst.reduce_op, order);
+                    obs.begin_fold();
                     for p in partitions.clone() {
-                        fold.push(arith_value(inst, element(sbuf, p)));
+                        let bits = element(sbuf, p);
+                        obs.element(bits, inst.in_dtype.to_f32(bits));
+                        fold.push(arith_value(inst, bits));
                     }
-                    inst.out_dtype.from_f32(fold.finish())
+                    let value = fold.finish();
+                    let out = inst.out_dtype.from_f32(value);
+                    obs.folded(value, out);
+                    out
                 } else {
                     fold_bits(inst.reduce_op, partitions.clone().map(|p| element(sbuf, p)))
                 };
