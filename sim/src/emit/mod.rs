@@ -958,7 +958,7 @@ pub fn files() -> Result<Vec<GeneratedFile>, String> {
         contents: vector_file(
             &cases,
             &format!(
-                "ops.md observed vectors + {TB_PER_OP} random cases of each of the {} ops, seed {TB_SEED}",
+                "ops.md observed vectors, the directed cases + {TB_PER_OP} random cases of each of the {} ops, seed {TB_SEED}",
                 crosslane_golden::OP_COUNT
             ),
         ),
