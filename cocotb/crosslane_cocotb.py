@@ -27,6 +27,7 @@ NAMES = {o["code"]: o["name"] for o in crosslane.ops()}
 
 @cocotb.test()
 async def random_ops_gaps_and_resets(dut):
+    coverage = crosslane.Coverage()
     clocks = int(os.environ.get("CROSSLANE_COCOTB_CLOCKS", "4000"))
     rng = random.Random(int(os.environ.get("CROSSLANE_COCOTB_SEED", "1")))
     latency = crosslane.LATENCIES[dut._name]  # the configuration's, by module name
@@ -63,6 +64,8 @@ async def random_ops_gaps_and_resets(dut):
             if valid:
                 value, mask = crosslane.eval_ports(op, vec, vbool)
                 entering = (op, value, mask or 0)
+                if op in NAMES:
+                    coverage.sample(op, vec, vbool)
             model = [entering] + model[:-1]
         want = model[-1]
         got_valid = int(dut.out_valid_o.value)
@@ -80,3 +83,16 @@ async def random_ops_gaps_and_resets(dut):
     assert checked > clocks // 2, f"only {checked} results checked in {clocks} clocks"
     assert resets > 0, "no mid-stream reset happened"
     dut._log.info(f"PASS: {checked} results checked over {clocks} clocks, {resets} mid-stream resets")
+    report_coverage(dut, coverage, "op ")
+
+
+def report_coverage(dut, coverage, prefix):
+    """The coverage model's report (crosslane.Coverage, the bins of
+    `crosslane verify --coverage`) in the log, and into the file
+    CROSSLANE_COCOTB_COVERAGE names when it is set."""
+    text = coverage.report(prefix)
+    dut._log.info("coverage of the cases this run checked:\n" + text)
+    path = os.environ.get("CROSSLANE_COCOTB_COVERAGE")
+    if path:
+        with open(path, "w") as f:
+            f.write(text)

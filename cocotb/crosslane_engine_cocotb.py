@@ -35,6 +35,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
 
 import crosslane
+from crosslane_cocotb import report_coverage
 
 ROW = 64
 LANES = 16
@@ -195,8 +196,10 @@ async def instructions_scored_by_crosslane_exec(dut):
     dut.rst_ni.value = 1
     await h.clock()
     accepted_n = rejected_n = 0
+    coverage = crosslane.Coverage()
     for case in cases:
         before = sbuf_of(case)
+        coverage.sample_exec(case["inst"], before)
         ok, want = golden(case, before)
         accepted, rule, cycles = await h.run(case)
         cid = case.get("id")
@@ -220,5 +223,6 @@ async def instructions_scored_by_crosslane_exec(dut):
         await h.clock()
         assert not int(dut.wr_valid_o.value), "a write after the last instruction's done_o"
     dut._log.info(f"{accepted_n} accepted, {rejected_n} rejected, all as crosslane.exec")
+    report_coverage(dut, coverage, "inst ")
     assert accepted_n >= 1, "no case was accepted"
     assert accepted_n + rejected_n == len(cases)

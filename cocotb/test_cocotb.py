@@ -12,6 +12,7 @@ tests fail, by version), and a run with no test in it fails.
 
 import os
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -66,9 +67,15 @@ def run(sim, rtl, build_dir, clocks, toplevel="crosslane_reduce", module="crossl
 
 @pytest.mark.parametrize("sim", ["icarus", "verilator"])
 def test_the_rtl_passes(sim, tmp_path):
-    tests, failed = run(sim, RTL, tmp_path / sim, 4000)
+    report = tmp_path / "coverage.txt"
+    tests, failed = run(sim, RTL, tmp_path / sim, 4000, env={"CROSSLANE_COCOTB_COVERAGE": str(report)})
     assert tests == 1, f"{tests} cocotb tests ran"
     assert failed == 0
+    # The run's coverage, by the golden model's bins, at its end.
+    text = report.read_text()
+    assert len([line for line in text.splitlines() if line.startswith("op ")]) == 94, text
+    hit, reachable = (int(x) for x in re.search(r"coverage of the unit: (\d+) of (\d+)", text).groups())
+    assert reachable > 1500 and hit > reachable // 2, text
 
 
 @pytest.mark.parametrize("every", [2, 3])
@@ -100,15 +107,19 @@ def engine_cases(tmp_path):
     return path
 
 
-def run_engine(rtl, tmp_path):
+def run_engine(rtl, tmp_path, env=None):
     return run("icarus", rtl, tmp_path / "engine", 0, toplevel="crosslane_engine",
-               module="crosslane_engine_cocotb", env={"CROSSLANE_COCOTB_CASES": str(engine_cases(tmp_path))},
-               sources=[])
+               module="crosslane_engine_cocotb",
+               env={"CROSSLANE_COCOTB_CASES": str(engine_cases(tmp_path)), **(env or {})}, sources=[])
 
 
 def test_the_engine_runs_instructions_as_crosslane_exec(tmp_path):
-    tests, failed = run_engine(ENGINE, tmp_path)
+    report = tmp_path / "coverage.txt"
+    tests, failed = run_engine(ENGINE, tmp_path, {"CROSSLANE_COCOTB_COVERAGE": str(report)})
     assert (tests, failed) == (1, 0)
+    text = report.read_text()
+    assert "coverage of the instruction: " in text and "inst reject" in text, text
+    assert re.search(r"inst reject\s+([1-9]\d*)/13", text), text
 
 
 def test_a_planted_engine_bug_fails(tmp_path):

@@ -360,6 +360,11 @@ pub fn bins() -> &'static [Bin] {
     &table().bins
 }
 
+/// The prefix of the unit's groups' names.
+pub const UNIT: &str = "op ";
+/// The prefix of the instruction's groups' names.
+pub const INSTRUCTION: &str = "inst ";
+
 /// A count per bin of [`bins`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Coverage {
@@ -457,6 +462,32 @@ impl Coverage {
             .iter()
             .filter(|g| g.group.starts_with(prefix))
             .fold((0, 0), |(h, r), g| (h + g.hit, r + g.reachable))
+    }
+
+    /// One line: the reachable bins hit of the groups under `prefix`
+    /// ([`UNIT`] or [`INSTRUCTION`]), `what` naming them.
+    pub fn total_line(&self, prefix: &str, what: &str) -> String {
+        let (hit, reachable) = self.total(prefix);
+        let unreachable = bins().iter().filter(|b| b.group.starts_with(prefix) && b.unreachable.is_some()).count();
+        format!(
+            "coverage of {what}: {hit} of {reachable} reachable bins ({:.2}%), {unreachable} unreachable",
+            100.0 * hit as f64 / reachable.max(1) as f64
+        )
+    }
+
+    /// A line a group under `prefix`: bins hit of the reachable ones, and
+    /// the unhit bins by name (the report `crosslane verify --coverage`
+    /// and the Python package's `Coverage.report` print).
+    pub fn render(&self, prefix: &str) -> String {
+        let mut s = String::new();
+        for g in self.summary().into_iter().filter(|g| g.group.starts_with(prefix)) {
+            s.push_str(&format!("{:<32} {:>4}/{:<4}", g.group, g.hit, g.reachable));
+            if !g.unhit.is_empty() {
+                s.push_str(&format!("  unhit: {}", g.unhit.join(", ")));
+            }
+            s.push('\n');
+        }
+        s
     }
 
     /// Sample one case of the reduce unit.

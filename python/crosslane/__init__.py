@@ -7,7 +7,9 @@
     >>> results, masks = crosslane.eval_batch("rbmax_nx16", vecs)
 
 Functions: eval (a case as the eval protocol takes it), eval_ports (what the
-unit's ports give), eval_batch, exec, ops, vec_bytes. Constants: LATENCY (the
+unit's ports give), eval_batch, exec, ops, vec_bytes. Coverage: the golden
+model's coverage model (sample, sample_exec, merge, totals, counts, report;
+docs/coverage.md). Constants: LATENCY (the
 unit's register stages: an input sampled at rising edge k is on
 crosslane_reduce's outputs after edge k + LATENCY - 1), LATENCIES (the same
 for each generated configuration, by module name), PARTITIONS, RULE_NAMES
@@ -20,6 +22,7 @@ from ._crosslane import (  # noqa: F401
     LATENCY,
     PARTITIONS,
     RULE_NAMES,
+    Coverage,
     CrosslaneError,
     InputError,
     InstructionError,
@@ -37,6 +40,7 @@ __all__ = [
     "LATENCY",
     "PARTITIONS",
     "RULE_NAMES",
+    "Coverage",
     "CrosslaneError",
     "InputError",
     "InstructionError",

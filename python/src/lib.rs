@@ -2,6 +2,7 @@
 //! over numpy arrays, `crosslane.exec`, the op table and typed errors.
 //! `python/crosslane/__init__.py` re-exports this module, `_crosslane`.
 
+use crosslane_golden::coverage::{bins, Coverage, INSTRUCTION, UNIT};
 use crosslane_golden::instruction::exec::{check_work, execute, Sbuf, SumOrder};
 use crosslane_golden::instruction::{RawInstruction, PARTITIONS};
 use crosslane_golden::{BatchOut, Op, Vec512};
@@ -229,25 +230,9 @@ fn exec_instruction<'py>(
     inst: &Bound<'py, PyAny>,
     sbuf: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let sbuf: PyReadonlyArray2<'py, u8> = array_arg(&sbuf, "sbuf", "a uint8 array of shape (128, partition_bytes)")?;
-    let raw = if let Ok(text) = inst.extract::<String>() {
-        RawInstruction::from_hex(&text).map_err(|e| InputError::new_err(format!("inst: {e}")))?
-    } else {
-        let b: Vec<u8> =
-            inst.extract().map_err(|_| InputError::new_err("inst: expected 64 bytes or 128 hex digits"))?;
-        let b: [u8; 64] = b
-            .as_slice()
-            .try_into()
-            .map_err(|_| InputError::new_err(format!("inst: {} bytes; an instruction is 64", b.len())))?;
-        RawInstruction::decode(&b)
-    };
-    let shape = sbuf.shape();
-    if shape[0] != PARTITIONS || shape[1] == 0 {
-        return Err(InputError::new_err(format!(
-            "sbuf: shape {shape:?}; expected ({PARTITIONS}, partition_bytes) uint8"
-        )));
-    }
-    let partition_bytes = shape[1];
+    let raw = raw_of(inst)?;
+    let mut s = sbuf_of(&sbuf)?;
+    let partition_bytes = s.partition_bytes;
     let refuse = |rule: String, message: String| -> PyErr {
         let err = InstructionError::new_err(message);
         let _ = err.value(py).setattr("rule", rule);
@@ -255,15 +240,120 @@ fn exec_instruction<'py>(
     };
     let valid = raw.validate(partition_bytes).map_err(|e| refuse(e.rule(), e.to_string()))?;
     check_work(&valid).map_err(|e| refuse("work".into(), e))?;
+    py.allow_threads(|| execute(&valid, &mut s, SumOrder::Tree)).map_err(|e| InputError::new_err(e.to_string()))?;
+    let flat: Vec<u8> = (0..PARTITIONS).flat_map(|p| s.partition(p).iter().copied()).collect();
+    let out = PyArray1::from_vec(py, flat);
+    out.reshape([PARTITIONS, partition_bytes])
+}
+
+/// An instruction given as 64 bytes or 128 hex digits.
+fn raw_of(inst: &Bound<'_, PyAny>) -> PyResult<RawInstruction> {
+    if let Ok(text) = inst.extract::<String>() {
+        return RawInstruction::from_hex(&text).map_err(|e| InputError::new_err(format!("inst: {e}")));
+    }
+    let b: Vec<u8> = inst.extract().map_err(|_| InputError::new_err("inst: expected 64 bytes or 128 hex digits"))?;
+    let b: [u8; 64] = b
+        .as_slice()
+        .try_into()
+        .map_err(|_| InputError::new_err(format!("inst: {} bytes; an instruction is 64", b.len())))?;
+    Ok(RawInstruction::decode(&b))
+}
+
+/// An SBUF given as a uint8 array of shape (128, partition_bytes).
+fn sbuf_of(sbuf: &Bound<'_, PyAny>) -> PyResult<Sbuf> {
+    let sbuf: PyReadonlyArray2<'_, u8> = array_arg(sbuf, "sbuf", "a uint8 array of shape (128, partition_bytes)")?;
+    let shape = sbuf.shape();
+    if shape[0] != PARTITIONS || shape[1] == 0 {
+        return Err(InputError::new_err(format!(
+            "sbuf: shape {shape:?}; expected ({PARTITIONS}, partition_bytes) uint8"
+        )));
+    }
+    let partition_bytes = shape[1];
     let mut s = Sbuf::new(partition_bytes);
     let bytes = elements(&sbuf);
     for (p, row) in bytes.chunks_exact(partition_bytes).enumerate() {
         s.write(p, 0, row).map_err(|e| InputError::new_err(e.to_string()))?;
     }
-    py.allow_threads(|| execute(&valid, &mut s, SumOrder::Tree)).map_err(|e| InputError::new_err(e.to_string()))?;
-    let flat: Vec<u8> = (0..PARTITIONS).flat_map(|p| s.partition(p).iter().copied()).collect();
-    let out = PyArray1::from_vec(py, flat);
-    out.reshape([PARTITIONS, partition_bytes])
+    Ok(s)
+}
+
+/// The golden model's coverage model (docs/coverage.md): the same bins as
+/// `crosslane verify --coverage`, defined once in the Rust golden model.
+///
+///     cov = crosslane.Coverage()
+///     cov.sample("rbmax_nx16", vec, vbool)   # a case of the reduce unit
+///     cov.sample_exec(inst, sbuf)            # an instruction on its SBUF (before it runs)
+///     print(cov.report())                    # groups, unhit bins by name, totals
+#[pyclass(name = "Coverage")]
+#[derive(Default)]
+struct PyCoverage {
+    inner: Coverage,
+}
+
+#[pymethods]
+impl PyCoverage {
+    #[new]
+    fn new() -> Self {
+        PyCoverage::default()
+    }
+
+    /// Sample one case of the reduce unit (arguments as eval's).
+    #[pyo3(signature = (op, vec, vbool = None))]
+    fn sample(
+        &mut self,
+        op: &Bound<'_, PyAny>,
+        vec: &Bound<'_, PyAny>,
+        vbool: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let (op, vec, vbool) = (op_of(op)?, vec_of(vec)?, vbool_of(vbool)?);
+        self.inner.sample_case(op, &vec, vbool);
+        Ok(())
+    }
+
+    /// Sample one instruction (as exec takes it) on the SBUF it runs on: a
+    /// refused one counts its rule. The array is not changed.
+    fn sample_exec(&mut self, inst: &Bound<'_, PyAny>, sbuf: &Bound<'_, PyAny>) -> PyResult<()> {
+        let raw = raw_of(inst)?;
+        let mut s = sbuf_of(sbuf)?;
+        self.inner.sample_instruction(&raw, &mut s);
+        Ok(())
+    }
+
+    /// Add another Coverage's counts.
+    fn merge(&mut self, other: PyRef<'_, PyCoverage>) {
+        self.inner.merge(&other.inner);
+    }
+
+    /// (reachable bins hit, reachable bins) of the groups whose name starts
+    /// with `prefix` ("op " the unit, "inst " the instruction, "" all).
+    #[pyo3(signature = (prefix = ""))]
+    fn totals(&self, prefix: &str) -> (usize, usize) {
+        self.inner.total(prefix)
+    }
+
+    /// Every bin as (group, bin, hits, why unreachable or None).
+    fn counts(&self) -> Vec<(String, String, u64, Option<String>)> {
+        bins()
+            .iter()
+            .zip(self.inner.counts())
+            .map(|(b, &k)| (b.group.clone(), b.name.clone(), k, b.unreachable.clone()))
+            .collect()
+    }
+
+    /// The report `crosslane verify --coverage` prints: a line a group with
+    /// bins hit and the unhit ones by name, then the totals; `prefix` as in
+    /// totals.
+    #[pyo3(signature = (prefix = ""))]
+    fn report(&self, prefix: &str) -> String {
+        let mut s = self.inner.render(prefix);
+        for (p, what) in [(UNIT, "the unit"), (INSTRUCTION, "the instruction")] {
+            if p.starts_with(prefix) {
+                s.push_str(&self.inner.total_line(p, what));
+                s.push('\n');
+            }
+        }
+        s
+    }
 }
 
 /// ops() -> list of dicts: every primitive's name, code, family, lanes,
@@ -301,6 +391,7 @@ fn _crosslane(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exec_instruction, m)?)?;
     m.add_function(wrap_pyfunction!(ops, m)?)?;
     m.add_function(wrap_pyfunction!(vec_bytes, m)?)?;
+    m.add_class::<PyCoverage>()?;
     m.add("LATENCY", crosslane_golden::LATENCY)?;
     let latencies = PyDict::new(m.py());
     for config in crosslane_golden::Config::ALL {

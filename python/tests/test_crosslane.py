@@ -221,3 +221,52 @@ def test_exec_refuses_bad_input_with_typed_errors():
     with pytest.raises(crosslane.InstructionError) as e:
         crosslane.exec(bytes(64), sbuf)
     assert e.value.rule == "opcode"
+
+
+def test_coverage_samples_with_the_golden_models_bins():
+    cov = crosslane.Coverage()
+    assert cov.totals() == (0, cov.totals()[1]) and cov.totals()[1] > 2000
+    # A max whose two last lanes tie.
+    lanes = [0] * 30 + [5, 5]
+    vec = b"".join(x.to_bytes(2, "little") for x in lanes)
+    cov.sample("rbmax_nx16", vec)
+    hit = {(g, b) for g, b, k, _ in cov.counts() if k}
+    assert ("op rbmax_nx16", "ties 2") in hit and ("op rbmax_nx16", "winner another lane") in hit
+    assert all(g == "op rbmax_nx16" for g, _ in hit)
+    # The spec's exec examples: each refused one counts its rule; the SBUF is not changed.
+    rules = set()
+    for case, want in zip(jsonl("exec-cases.jsonl"), jsonl("exec-expected.jsonl")):
+        if "inst" not in case or "sbuf" not in case:
+            continue
+        pb = case["sbuf"]["partition_bytes"]
+        sbuf = np.zeros((crosslane.PARTITIONS, pb), dtype=np.uint8)
+        for w in case["sbuf"]["writes"]:
+            data = np.frombuffer(bytes.fromhex(w["hex"]), dtype=np.uint8)
+            sbuf[w["partition"], w["offset"] : w["offset"] + len(data)] = data
+        before = sbuf.copy()
+        cov.sample_exec(case["inst"], sbuf)
+        assert (sbuf == before).all()
+        if "error" in want and want["error"] != "\u2026":
+            rules.add(want["error"].split(":")[0])
+    reject = {b for g, b, k, _ in cov.counts() if g == "inst reject" and k}
+    assert rules and rules <= reject, (rules, reject)
+    report = cov.report("inst ")
+    assert report.splitlines()[-1].startswith("coverage of the instruction: ")
+    assert "op rbmax_nx16" not in report and "op rbmax_nx16" in cov.report()
+    # Merged counts add up; unreachable bins say why.
+    twice = crosslane.Coverage()
+    twice.merge(cov)
+    twice.merge(cov)
+    assert sum(k for *_, k, _ in twice.counts()) == 2 * sum(k for *_, k, _ in cov.counts())
+    assert any(why and "lanes sum to at most" in why for *_, why in cov.counts())
+
+
+def test_coverage_refuses_bad_input_by_name():
+    cov = crosslane.Coverage()
+    with pytest.raises(crosslane.UnknownOpError):
+        cov.sample("rnope", bytes(64))
+    with pytest.raises(crosslane.InputError, match="sbuf"):
+        cov.sample_exec(bytes(64), np.zeros((3, 64), dtype=np.uint8))
+    with pytest.raises(crosslane.InputError, match="inst"):
+        cov.sample_exec(b"short", np.zeros((128, 64), dtype=np.uint8))
+    assert cov.totals()[0] == 0

@@ -1,5 +1,5 @@
-//! The coverage model's counts (`crosslane_golden::coverage`) as JSON and
-//! as the report `crosslane verify --coverage` prints. The bins are golden's;
+//! The coverage model's counts (`crosslane_golden::coverage`) as JSON, as
+//! `crosslane verify --coverage FILE` and every verify report carry them. The bins are golden's;
 //! here they are only written and read back, keyed by (group, name).
 
 use crosslane_golden::coverage::{bins, Coverage};
@@ -8,9 +8,7 @@ use serde_json::{json, Value};
 /// The `format` of a coverage file and of a report's `coverage` field.
 pub const COVERAGE_FORMAT: &str = "crosslane-coverage-1";
 
-/// The unit's groups and the instruction's: the prefixes of their names.
-pub const UNIT: &str = "op ";
-pub const INSTRUCTION: &str = "inst ";
+pub use crosslane_golden::coverage::{INSTRUCTION, UNIT};
 
 /// Every bin with its count (and why it is unreachable, where it is).
 pub fn to_json(c: &Coverage) -> Value {
@@ -48,29 +46,6 @@ pub fn parse(text: &str, what: &str) -> Result<Coverage, String> {
     from_json(&v, what)
 }
 
-/// One line: reachable bins hit of the groups under `prefix`.
-pub fn total_line(c: &Coverage, prefix: &str, what: &str) -> String {
-    let (hit, reachable) = c.total(prefix);
-    let unreachable = bins().iter().filter(|b| b.group.starts_with(prefix) && b.unreachable.is_some()).count();
-    format!(
-        "coverage of {what}: {hit} of {reachable} reachable bins ({:.2}%), {unreachable} unreachable",
-        100.0 * hit as f64 / reachable.max(1) as f64
-    )
-}
-
-/// Per group under `prefix`: bins hit of reachable, and the unhit bins by name.
-pub fn render(c: &Coverage, prefix: &str) -> String {
-    let mut s = String::new();
-    for g in c.summary().into_iter().filter(|g| g.group.starts_with(prefix)) {
-        s.push_str(&format!("{:<32} {:>4}/{:<4}", g.group, g.hit, g.reachable));
-        if !g.unhit.is_empty() {
-            s.push_str(&format!("  unhit: {}", g.unhit.join(", ")));
-        }
-        s.push('\n');
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,8 +64,8 @@ mod tests {
         let mut bad = v.clone();
         bad["bins"][0]["hits"] = json!(-1);
         assert!(from_json(&bad, "f.json").unwrap_err().contains("'hits' is not a count"));
-        let text = render(&c, UNIT);
+        let text = c.render(UNIT);
         assert!(text.lines().any(|l| l.starts_with("op rmax_nx16 ") && l.contains("unhit:")), "{text}");
-        assert!(total_line(&c, UNIT, "the unit").starts_with("coverage of the unit: "));
+        assert!(c.total_line(UNIT, "the unit").starts_with("coverage of the unit: "));
     }
 }

@@ -1177,14 +1177,14 @@ fn report_coverage(
 ) -> Result<(), String> {
     use crosslane_sim::coverage;
     if let Some(file) = flag {
-        print!("{}", coverage::render(c, prefix));
+        print!("{}", c.render(prefix));
         if let Some(p) = file {
             let text = coverage::to_json(c).to_string() + "\n";
             crosslane_sim::tools::write_atomic(p, text.as_bytes()).map_err(|e| format!("crosslane {command}: {e}"))?;
             println!("coverage counts written to {}", p.display());
         }
     }
-    println!("{}", coverage::total_line(c, prefix, what));
+    println!("{}", c.total_line(prefix, what));
     Ok(())
 }
 
